@@ -1,0 +1,398 @@
+// HTTP/1.1 over TCP or TLS with Boost.Beast. Every connection owns a small io_context that the
+// calling thread runs while it waits, so requests are plain blocking calls with deadlines, and a
+// watch can be cancelled from another thread by posting to that io_context.
+
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <openssl/x509_vfy.h>
+
+#include <atomic>
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+#include <cctype>
+#include <limits>
+#include <memory>
+#include <vector>
+
+#include "federation/client/server_url.h"
+#include "federation/client/transport.h"
+#include "federation/runtime/thread_annotations.h"
+
+namespace kf {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace ssl = asio::ssl;
+using tcp = asio::ip::tcp;
+using Milliseconds = std::chrono::milliseconds;
+
+constexpr std::size_t kMaxIdleConnections = 16;
+constexpr std::uint32_t kHeaderLimit = 1U << 20;
+
+std::string lowercase(std::string text) {
+  for (auto& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+std::map<std::string, std::string> headersOf(const http::fields& fields) {
+  std::map<std::string, std::string> headers;
+  for (const auto& field : fields) {
+    headers[lowercase(std::string(field.name_string()))] = std::string(field.value());
+  }
+  return headers;
+}
+
+// What a connection needs that is the same for every connection to one server.
+struct Endpoint {
+  ServerUrl server;
+  std::optional<ServerUrl> proxy;
+  std::shared_ptr<ssl::context> tls_context;  // null for plain http
+  std::string verify_name;                    // host name (or IP) the certificate must match
+  Milliseconds connect_timeout;
+};
+
+class Connection {
+ public:
+  explicit Connection(const Endpoint& endpoint) : endpoint_(endpoint) {}
+
+  Status connect() {
+    const ServerUrl& target = endpoint_.proxy ? *endpoint_.proxy : endpoint_.server;
+    tcp::resolver resolver(ioc_);
+    std::optional<beast::error_code> resolved;
+    tcp::resolver::results_type endpoints;
+    resolver.async_resolve(target.host, target.port,
+                           [&](beast::error_code ec, tcp::resolver::results_type results) {
+                             resolved = ec;
+                             endpoints = std::move(results);
+                           });
+    runUntil([&] { return resolved.has_value(); });
+    if (*resolved) return connectionError("resolving " + target.authority(), *resolved);
+
+    tcp_.expires_after(endpoint_.connect_timeout);
+    if (auto ec = await([&](auto handler) { tcp_.async_connect(endpoints, handler); })) {
+      return connectionError("connecting to " + target.authority(), ec);
+    }
+    if (endpoint_.proxy) {
+      KF_TRYV(tunnelThroughProxy());
+    }
+    if (endpoint_.tls_context) {
+      KF_TRYV(handshake());
+    }
+    return boost::outcome_v2::success();
+  }
+
+  Result<HttpResponse> exchange(const HttpRequest& request, bool* reusable) {
+    KF_TRYV(send(request));
+    http::response_parser<http::string_body> parser;
+    parser.header_limit(kHeaderLimit);
+    parser.body_limit(std::numeric_limits<std::uint64_t>::max());
+    expiresAfter(request.timeout);
+    if (auto ec = await([&](auto handler) { asyncRead(parser, handler); })) {
+      return connectionError("reading the response", ec);
+    }
+    auto message = parser.release();
+    *reusable = message.keep_alive();
+    return HttpResponse{static_cast<int>(message.result_int()), headersOf(message),
+                        std::move(message.body())};
+  }
+
+  Status send(const HttpRequest& request) {
+    http::request<http::string_body> message;
+    message.method_string(request.method);
+    message.target(endpoint_.server.path_prefix + request.target);
+    message.version(11);
+    message.set(http::field::host, endpoint_.server.authority());
+    for (const auto& [name, value] : request.headers) message.set(name, value);
+    message.body() = request.body;
+    message.prepare_payload();
+    expiresAfter(request.timeout);
+    if (auto ec = await([&](auto handler) { asyncWrite(message, handler); })) {
+      return connectionError("sending the request", ec);
+    }
+    return boost::outcome_v2::success();
+  }
+
+  // Streaming: headers first, then body bytes as they arrive.
+  Result<int> readStreamHeader(Milliseconds timeout) {
+    stream_parser_.emplace();
+    stream_parser_->header_limit(kHeaderLimit);
+    stream_parser_->body_limit(std::numeric_limits<std::uint64_t>::max());
+    expiresAfter(timeout);
+    if (auto ec = await([&](auto handler) { asyncReadHeader(*stream_parser_, handler); })) {
+      return connectionError("reading the response headers", ec);
+    }
+    return static_cast<int>(stream_parser_->get().result_int());
+  }
+
+  Result<std::size_t> readStreamBody(char* buffer, std::size_t size,
+                                     std::optional<Milliseconds> idle_timeout) {
+    while (true) {
+      if (cancelled_) return makeError(Reason::kCancelled, "the stream was cancelled");
+      if (stream_parser_->is_done()) return std::size_t{0};
+      stream_parser_->get().body().data = buffer;
+      stream_parser_->get().body().size = size;
+      if (idle_timeout) {
+        expiresAfter(*idle_timeout);
+      } else {
+        tcpLayer().expires_never();
+      }
+      auto ec = await([&](auto handler) { asyncReadSome(*stream_parser_, handler); });
+      if (ec == http::error::need_buffer) ec = {};
+      if (cancelled_) return makeError(Reason::kCancelled, "the stream was cancelled");
+      if (ec) return connectionError("reading the stream", ec);
+      const std::size_t received = size - stream_parser_->get().body().size;
+      if (received > 0) return received;
+    }
+  }
+
+  // Thread-safe.
+  void cancel() {
+    cancelled_ = true;
+    asio::post(ioc_, [this] { tcpLayer().cancel(); });
+  }
+
+ private:
+  using StreamParser = http::response_parser<http::buffer_body>;
+
+  beast::tcp_stream& tcpLayer() { return tls_ ? tls_->next_layer() : tcp_; }
+  void expiresAfter(Milliseconds timeout) { tcpLayer().expires_after(timeout); }
+
+  template <class Predicate>
+  void runUntil(Predicate done) {
+    ioc_.restart();
+    while (!done() && ioc_.run_one() > 0) {
+    }
+  }
+
+  // Starts one asynchronous operation and runs this connection's io_context until it completes.
+  template <class Start>
+  beast::error_code await(Start start) {
+    std::optional<beast::error_code> result;
+    start([&result](beast::error_code ec, auto&&...) { result = ec; });
+    runUntil([&] { return result.has_value(); });
+    return result.value_or(asio::error::operation_aborted);
+  }
+
+  template <class Message, class Handler>
+  void asyncWrite(Message& message, Handler handler) {
+    if (tls_) {
+      http::async_write(*tls_, message, handler);
+    } else {
+      http::async_write(tcp_, message, handler);
+    }
+  }
+  template <class Parser, class Handler>
+  void asyncRead(Parser& parser, Handler handler) {
+    if (tls_) {
+      http::async_read(*tls_, buffer_, parser, handler);
+    } else {
+      http::async_read(tcp_, buffer_, parser, handler);
+    }
+  }
+  template <class Parser, class Handler>
+  void asyncReadHeader(Parser& parser, Handler handler) {
+    if (tls_) {
+      http::async_read_header(*tls_, buffer_, parser, handler);
+    } else {
+      http::async_read_header(tcp_, buffer_, parser, handler);
+    }
+  }
+  template <class Parser, class Handler>
+  void asyncReadSome(Parser& parser, Handler handler) {
+    if (tls_) {
+      http::async_read_some(*tls_, buffer_, parser, handler);
+    } else {
+      http::async_read_some(tcp_, buffer_, parser, handler);
+    }
+  }
+
+  // HTTP CONNECT through an http:// proxy, then TLS (or plain HTTP) inside the tunnel.
+  Status tunnelThroughProxy() {
+    http::request<http::empty_body> connect{http::verb::connect,
+                                            endpoint_.server.authority(), 11};
+    connect.set(http::field::host, endpoint_.server.authority());
+    tcp_.expires_after(endpoint_.connect_timeout);
+    if (auto ec = await([&](auto handler) { http::async_write(tcp_, connect, handler); })) {
+      return connectionError("sending CONNECT to the proxy", ec);
+    }
+    http::response_parser<http::empty_body> parser;
+    parser.skip(true);  // a CONNECT response has no body: the tunnel starts right after it
+    if (auto ec = await([&](auto handler) { http::async_read(tcp_, buffer_, parser, handler); })) {
+      return connectionError("reading the proxy's CONNECT response", ec);
+    }
+    if (parser.get().result_int() != 200) {
+      return makeError(Reason::kConnectionFailed,
+                       "proxy " + endpoint_.proxy->authority() + " refused CONNECT to " +
+                           endpoint_.server.authority() + ": HTTP " +
+                           std::to_string(parser.get().result_int()));
+    }
+    return boost::outcome_v2::success();
+  }
+
+  Status handshake() {
+    tls_.emplace(std::move(tcp_), *endpoint_.tls_context);
+    SSL* ssl_handle = tls_->native_handle();
+    if (!isIpLiteral(endpoint_.verify_name)) {
+      // SNI only for names: RFC 6066 forbids IP literals in server_name.
+      // (SSL_set_tlsext_host_name is a macro with a C cast; this is the call it expands to.)
+      SSL_ctrl(ssl_handle, SSL_CTRL_SET_TLSEXT_HOSTNAME, TLSEXT_NAMETYPE_host_name,
+               const_cast<char*>(endpoint_.verify_name.c_str()));
+    }
+    tls_->set_verify_callback(ssl::host_name_verification(endpoint_.verify_name));
+    expiresAfter(endpoint_.connect_timeout);
+    const auto ec = await(
+        [&](auto handler) { tls_->async_handshake(ssl::stream_base::client, handler); });
+    if (!ec) return boost::outcome_v2::success();
+    const long verify_result = SSL_get_verify_result(ssl_handle);
+    if (verify_result != X509_V_OK) {
+      return makeError(Reason::kTlsVerification,
+                       "TLS handshake with " + endpoint_.server.authority() +
+                           ": the server certificate did not verify: " +
+                           X509_verify_cert_error_string(verify_result) +
+                           " (check the CA in the kubeconfig or the cluster's caBundle)");
+    }
+    return connectionError("TLS handshake", ec);
+  }
+
+  ApiError connectionError(const std::string& step, const beast::error_code& ec) const {
+    if (cancelled_) return makeError(Reason::kCancelled, "the request was cancelled");
+    const Reason reason =
+        ec == beast::error::timeout ? Reason::kClientTimeout : Reason::kConnectionFailed;
+    return makeError(reason, step + " (" + endpoint_.server.authority() + "): " + ec.message());
+  }
+
+  const Endpoint& endpoint_;
+  asio::io_context ioc_{1};
+  beast::tcp_stream tcp_{ioc_};  // moved into tls_ on handshake
+  std::optional<beast::ssl_stream<beast::tcp_stream>> tls_;
+  beast::flat_buffer buffer_;
+  std::optional<StreamParser> stream_parser_;
+  std::atomic<bool> cancelled_{false};
+};
+
+class BeastResponseStream final : public ResponseStream {
+ public:
+  BeastResponseStream(std::unique_ptr<Connection> connection, int status)
+      : connection_(std::move(connection)), status_(status) {}
+  int status() const override { return status_; }
+  Result<std::size_t> read(char* buffer, std::size_t size,
+                           std::optional<Milliseconds> idle_timeout) override {
+    return connection_->readStreamBody(buffer, size, idle_timeout);
+  }
+  void cancel() override { connection_->cancel(); }
+
+ private:
+  std::unique_ptr<Connection> connection_;
+  int status_;
+};
+
+class BeastTransport final : public Transport {
+ public:
+  explicit BeastTransport(Endpoint endpoint) : endpoint_(std::move(endpoint)) {}
+
+  Result<HttpResponse> roundTrip(const HttpRequest& request) override {
+    // A pooled connection may have been closed by the server while idle; the request then fails
+    // before any response byte, and is safe to send again once on a fresh connection.
+    while (auto pooled = takeIdle()) {
+      bool reusable = false;
+      auto response = pooled->exchange(request, &reusable);
+      if (response) {
+        if (reusable) giveBack(std::move(pooled));
+        return response;
+      }
+      if (response.error().reason != Reason::kConnectionFailed) return response;
+    }
+    auto fresh = std::make_unique<Connection>(endpoint_);
+    KF_TRYV(fresh->connect());
+    bool reusable = false;
+    KF_TRY(response, fresh->exchange(request, &reusable));
+    if (reusable) giveBack(std::move(fresh));
+    return response;
+  }
+
+  Result<ResponseStreamPtr> openStream(const HttpRequest& request) override {
+    auto connection = std::make_unique<Connection>(endpoint_);
+    KF_TRYV(connection->connect());
+    KF_TRYV(connection->send(request));
+    KF_TRY(status, connection->readStreamHeader(request.timeout));
+    return std::make_unique<BeastResponseStream>(std::move(connection), status);
+  }
+
+ private:
+  std::unique_ptr<Connection> takeIdle() {
+    MutexLock lock(mu_);
+    if (idle_.empty()) return nullptr;
+    auto connection = std::move(idle_.back());
+    idle_.pop_back();
+    return connection;
+  }
+
+  void giveBack(std::unique_ptr<Connection> connection) {
+    MutexLock lock(mu_);
+    if (idle_.size() < kMaxIdleConnections) idle_.push_back(std::move(connection));
+  }
+
+  Endpoint endpoint_;  // declared before the pool: connections refer to it
+  Mutex mu_;
+  std::vector<std::unique_ptr<Connection>> idle_ KF_GUARDED_BY(mu_);
+};
+
+Result<std::shared_ptr<ssl::context>> makeTlsContext(const TlsConfig& tls) {
+  try {
+    auto context = std::make_shared<ssl::context>(ssl::context::tls_client);
+    context->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 |
+                         ssl::context::no_sslv3 | ssl::context::no_tlsv1 |
+                         ssl::context::no_tlsv1_1);
+    if (tls.insecure_skip_verify) {
+      context->set_verify_mode(ssl::verify_none);
+    } else {
+      context->set_verify_mode(ssl::verify_peer);
+      if (tls.ca_pem.empty()) {
+        context->set_default_verify_paths();
+      } else {
+        context->add_certificate_authority(asio::buffer(tls.ca_pem));
+      }
+    }
+    if (!tls.client_cert_pem.empty()) {
+      context->use_certificate_chain(asio::buffer(tls.client_cert_pem));
+      context->use_private_key(asio::buffer(tls.client_key_pem), ssl::context::pem);
+    }
+    return context;
+  } catch (const boost::system::system_error& error) {
+    return makeError(Reason::kBadConfig,
+                     std::string("loading TLS certificates or key: ") + error.what());
+  }
+}
+
+}  // namespace
+
+Result<TransportPtr> makeTransport(const RestConfig& config) {
+  Endpoint endpoint;
+  KF_TRY(server, parseServerUrl(config.server));
+  endpoint.server = std::move(server);
+  if (!config.proxy_url.empty()) {
+    KF_TRY(proxy, parseServerUrl(config.proxy_url));
+    if (proxy.scheme != "http") {
+      return makeError(Reason::kBadConfig, "proxy URL \"" + config.proxy_url +
+                                               "\": only http:// proxies are supported");
+    }
+    endpoint.proxy = std::move(proxy);
+  }
+  if (endpoint.server.tls()) {
+    KF_TRY(context, makeTlsContext(config.tls));
+    endpoint.tls_context = std::move(context);
+  }
+  endpoint.verify_name =
+      config.tls.server_name.empty() ? endpoint.server.host : config.tls.server_name;
+  endpoint.connect_timeout = config.connect_timeout;
+  return std::make_unique<BeastTransport>(std::move(endpoint));
+}
+
+}  // namespace kf

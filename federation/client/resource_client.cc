@@ -1,0 +1,196 @@
+#include "federation/client/resource_client.h"
+
+#include "federation/client/json_watch.h"
+
+namespace kf {
+namespace {
+
+std::vector<std::pair<std::string, std::string>> queryOf(const ListOptions& options,
+                                                         bool watch) {
+  std::vector<std::pair<std::string, std::string>> query;
+  auto add = [&query](const char* key, const std::string& value) {
+    if (!value.empty()) query.emplace_back(key, value);
+  };
+  add("labelSelector", options.label_selector);
+  add("fieldSelector", options.field_selector);
+  add("resourceVersion", options.resource_version);
+  add("resourceVersionMatch", options.resource_version_match);
+  if (options.limit > 0) add("limit", std::to_string(options.limit));
+  add("continue", options.continue_token);
+  if (options.timeout_seconds) add("timeoutSeconds", std::to_string(*options.timeout_seconds));
+  if (watch) {
+    query.emplace_back("watch", "true");
+    if (options.allow_watch_bookmarks) query.emplace_back("allowWatchBookmarks", "true");
+  }
+  return query;
+}
+
+Result<ObjectList> decodeList(const Json& list) {
+  if (!list.is_object() || !list.contains("items")) {
+    return makeError(Reason::kBadResponse, "the list response has no items");
+  }
+  ObjectList decoded;
+  const Json& metadata = list.value("metadata", Json::object());
+  decoded.resource_version = metadata.value("resourceVersion", "");
+  decoded.continue_token = metadata.value("continue", "");
+  if (metadata.contains("remainingItemCount")) {
+    decoded.remaining_item_count = metadata["remainingItemCount"].get<std::int64_t>();
+  }
+  const Json& items = list["items"];
+  if (items.is_array()) {
+    decoded.items.reserve(items.size());
+    // Items of a list carry no kind/apiVersion; add them so cached objects are self-describing.
+    const std::string kind = list.value("kind", "");
+    const std::string item_kind =
+        kind.size() > 4 && kind.ends_with("List") ? kind.substr(0, kind.size() - 4) : "";
+    for (const auto& item : items) {
+      Json object = item;
+      if (!item_kind.empty() && !object.contains("kind")) {
+        object["kind"] = item_kind;
+        object["apiVersion"] = list.value("apiVersion", "");
+      }
+      decoded.items.push_back(std::move(object));
+    }
+  }
+  return decoded;
+}
+
+const char* contentTypeOf(PatchType type) {
+  switch (type) {
+    case PatchType::kJson: return "application/json-patch+json";
+    case PatchType::kMerge: return "application/merge-patch+json";
+    case PatchType::kStrategicMerge: return "application/strategic-merge-patch+json";
+  }
+  return "application/merge-patch+json";
+}
+
+Json deleteOptionsBody(const DeleteOptions& options) {
+  Json body = {{"kind", "DeleteOptions"}, {"apiVersion", "v1"}};
+  if (options.propagation_policy) body["propagationPolicy"] = *options.propagation_policy;
+  if (options.grace_period_seconds) body["gracePeriodSeconds"] = *options.grace_period_seconds;
+  if (options.precondition_uid) body["preconditions"]["uid"] = *options.precondition_uid;
+  if (options.precondition_resource_version) {
+    body["preconditions"]["resourceVersion"] = *options.precondition_resource_version;
+  }
+  return body;
+}
+
+class ResourceListerWatcher final : public ListerWatcher {
+ public:
+  ResourceListerWatcher(RestClient& client, GroupVersionResource resource, std::string ns,
+                        std::string label_selector, std::string field_selector)
+      : client_(client, std::move(resource), std::move(ns)),
+        label_selector_(std::move(label_selector)),
+        field_selector_(std::move(field_selector)) {}
+
+  Result<ObjectList> list(const ListOptions& options) override {
+    return client_.list(withSelectors(options));
+  }
+  Result<WatchPtr> watch(const ListOptions& options) override {
+    return client_.watch(withSelectors(options));
+  }
+
+ private:
+  ListOptions withSelectors(ListOptions options) const {
+    options.label_selector = label_selector_;
+    options.field_selector = field_selector_;
+    return options;
+  }
+
+  ResourceClient client_;
+  std::string label_selector_;
+  std::string field_selector_;
+};
+
+}  // namespace
+
+std::string groupVersionPath(const std::string& group, const std::string& version) {
+  return group.empty() ? "/api/" + version : "/apis/" + group + "/" + version;
+}
+
+ResourceClient::ResourceClient(RestClient& client, GroupVersionResource resource, std::string ns)
+    : client_(client), resource_(std::move(resource)), namespace_(std::move(ns)) {}
+
+std::string ResourceClient::collectionPath() const {
+  std::string path = groupVersionPath(resource_.group, resource_.version);
+  if (resource_.namespaced && !namespace_.empty()) path += "/namespaces/" + namespace_;
+  return path + "/" + resource_.resource;
+}
+
+std::string ResourceClient::objectPath(const std::string& name,
+                                       const std::string& subresource) const {
+  std::string path = collectionPath() + "/" + name;
+  return subresource.empty() ? path : path + "/" + subresource;
+}
+
+Result<Json> ResourceClient::get(const std::string& name) {
+  return client_.sendJson({.method = "GET", .path = objectPath(name)});
+}
+
+Result<ObjectList> ResourceClient::list(const ListOptions& options) {
+  KF_TRY(list, client_.sendJson(
+                   {.method = "GET", .path = collectionPath(), .query = queryOf(options, false)}));
+  return decodeList(list);
+}
+
+Result<ObjectList> ResourceClient::listAll(ListOptions options) {
+  ObjectList all;
+  while (true) {
+    KF_TRY(page, list(options));
+    all.resource_version = page.resource_version;
+    std::move(page.items.begin(), page.items.end(), std::back_inserter(all.items));
+    if (page.continue_token.empty()) return all;
+    options.continue_token = page.continue_token;
+  }
+}
+
+Result<Json> ResourceClient::create(const Json& object) {
+  return client_.sendJson(
+      {.method = "POST", .path = collectionPath(), .body = object.dump(), .idempotent = false});
+}
+
+Result<Json> ResourceClient::update(const Json& object) {
+  return client_.sendJson(
+      {.method = "PUT", .path = objectPath(objectName(object)), .body = object.dump()});
+}
+
+Result<Json> ResourceClient::updateStatus(const Json& object) {
+  return client_.sendJson(
+      {.method = "PUT", .path = objectPath(objectName(object), "status"), .body = object.dump()});
+}
+
+Result<Json> ResourceClient::patch(const std::string& name, PatchType type,
+                                   const std::string& patch, const std::string& subresource) {
+  return client_.sendJson({.method = "PATCH",
+                           .path = objectPath(name, subresource),
+                           .body = patch,
+                           .content_type = contentTypeOf(type),
+                           .idempotent = false});
+}
+
+Status ResourceClient::remove(const std::string& name, const DeleteOptions& options) {
+  KF_TRYV(client_.send(
+      {.method = "DELETE", .path = objectPath(name), .body = deleteOptionsBody(options).dump()}));
+  return boost::outcome_v2::success();
+}
+
+Result<WatchPtr> ResourceClient::watch(const ListOptions& options) {
+  RestRequest request{.method = "GET", .path = collectionPath(), .query = queryOf(options, true)};
+  KF_TRY(stream, client_.openStream(request));
+  std::optional<std::chrono::milliseconds> idle_timeout;
+  if (options.timeout_seconds) {
+    // The server closes the stream at timeoutSeconds; a silent stream well past it is dead.
+    idle_timeout = std::chrono::seconds(*options.timeout_seconds + 60);
+  }
+  return makeJsonWatch(std::move(stream), idle_timeout);
+}
+
+ListerWatcherPtr makeListerWatcher(RestClient& client, GroupVersionResource resource,
+                                   std::string ns, std::string label_selector,
+                                   std::string field_selector) {
+  return std::make_unique<ResourceListerWatcher>(client, std::move(resource), std::move(ns),
+                                                 std::move(label_selector),
+                                                 std::move(field_selector));
+}
+
+}  // namespace kf

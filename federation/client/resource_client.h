@@ -1,0 +1,60 @@
+#pragma once
+// The dynamic client: CRUD, list, patch and watch of one resource on unstructured JSON.
+
+#include <optional>
+#include <string>
+
+#include "federation/client/object.h"
+#include "federation/client/rest_client.h"
+#include "federation/client/watch.h"
+
+namespace kf {
+
+enum class PatchType { kJson, kMerge, kStrategicMerge };
+
+struct DeleteOptions {
+  std::optional<std::string> propagation_policy;  // "Orphan", "Background", "Foreground"
+  std::optional<std::int64_t> grace_period_seconds;
+  std::optional<std::string> precondition_uid;
+  std::optional<std::string> precondition_resource_version;
+};
+
+class ResourceClient {
+ public:
+  // `ns` is ignored for cluster-scoped resources; "" on a namespaced one means all namespaces
+  // (list and watch only).
+  ResourceClient(RestClient& client, GroupVersionResource resource, std::string ns = "");
+
+  Result<Json> get(const std::string& name);
+  // One page (options.limit / continue_token), as the server returns it.
+  Result<ObjectList> list(const ListOptions& options);
+  // Every page, following continue tokens.
+  Result<ObjectList> listAll(ListOptions options);
+  Result<Json> create(const Json& object);
+  Result<Json> update(const Json& object);
+  Result<Json> updateStatus(const Json& object);
+  Result<Json> patch(const std::string& name, PatchType type, const std::string& patch,
+                     const std::string& subresource = "");
+  Status remove(const std::string& name, const DeleteOptions& options = {});
+  Result<WatchPtr> watch(const ListOptions& options);
+
+  const GroupVersionResource& resource() const { return resource_; }
+
+ private:
+  std::string collectionPath() const;
+  std::string objectPath(const std::string& name, const std::string& subresource = "") const;
+
+  RestClient& client_;
+  GroupVersionResource resource_;
+  std::string namespace_;
+};
+
+// The list/watch pair an informer needs, for one resource with fixed selectors.
+ListerWatcherPtr makeListerWatcher(RestClient& client, GroupVersionResource resource,
+                                   std::string ns, std::string label_selector,
+                                   std::string field_selector);
+
+// Path prefix of a group version: "/api/v1" or "/apis/apps/v1".
+std::string groupVersionPath(const std::string& group, const std::string& version);
+
+}  // namespace kf

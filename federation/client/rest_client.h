@@ -1,0 +1,76 @@
+#pragma once
+// Requests to one API server: authentication headers, the client-side rate limit, retries of
+// idempotent requests with backoff, and non-2xx responses turned into typed ApiErrors.
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "federation/client/api_error.h"
+#include "federation/client/object.h"
+#include "federation/client/rest_config.h"
+#include "federation/client/transport.h"
+#include "federation/runtime/clock.h"
+#include "federation/runtime/thread_annotations.h"
+#include "federation/runtime/token_bucket.h"
+
+namespace kf {
+
+struct RetryPolicy {
+  int max_attempts = 5;
+  Duration initial_backoff = std::chrono::milliseconds(200);
+  Duration max_backoff = std::chrono::seconds(5);
+};
+
+struct RestRequest {
+  std::string method = "GET";
+  std::string path;  // "/api/v1/namespaces/x/configmaps"
+  std::vector<std::pair<std::string, std::string>> query;
+  std::string body;
+  std::string content_type = "application/json";
+  // Safe to send twice: GET, PUT (guarded by resourceVersion), DELETE. POST and PATCH are
+  // retried only when the server said it did not process them (429).
+  bool idempotent = true;
+  std::optional<std::chrono::milliseconds> timeout;  // default: the config's request_timeout
+};
+
+class RestClient {
+ public:
+  RestClient(RestConfig config, TransportPtr transport, Clock& clock, RetryPolicy retry = {});
+
+  // The client for `config` over the real network transport.
+  static Result<std::unique_ptr<RestClient>> create(const RestConfig& config,
+                                                    Clock& clock = realClock());
+
+  // Success only for 2xx; the body is returned as received.
+  Result<HttpResponse> send(const RestRequest& request);
+  // send() and decode the body as JSON.
+  Result<Json> sendJson(const RestRequest& request);
+  // For watches: returns once a 2xx response's headers arrived; non-2xx become errors.
+  Result<ResponseStreamPtr> openStream(const RestRequest& request);
+
+  const RestConfig& config() const { return config_; }
+
+ private:
+  HttpRequest toHttp(const RestRequest& request);
+  std::string bearerToken();
+  void waitBeforeRetry(int attempt, const ApiError& error);
+
+  RestConfig config_;
+  TransportPtr transport_;
+  Clock& clock_;
+  RetryPolicy retry_;
+  TokenBucket rate_limiter_;
+  Mutex token_mu_;
+  std::string cached_token_ KF_GUARDED_BY(token_mu_);
+  SteadyTime token_read_at_ KF_GUARDED_BY(token_mu_){};
+};
+
+// "a=b&c=d" with each key and value percent-encoded.
+std::string encodeQuery(const std::vector<std::pair<std::string, std::string>>& query);
+
+// Blocks the calling thread for `delay` as measured by `clock` (a FakeClock's advance()).
+void sleepOn(Clock& clock, Duration delay);
+
+}  // namespace kf

@@ -1,0 +1,358 @@
+#include "federation/informer/shared_informer.h"
+
+#include <deque>
+#include <thread>
+#include <utility>
+#include <variant>
+
+namespace kf {
+namespace {
+
+struct AddNote {
+  ObjectPtr object;
+  bool initial = false;
+};
+struct UpdateNote {
+  ObjectPtr old_object;
+  ObjectPtr new_object;
+};
+struct DeleteNote {
+  DeletedObject deleted;
+};
+// Follows the last add of the first list in a handler's queue.
+struct SyncedNote {};
+using Notification = std::variant<AddNote, UpdateNote, DeleteNote, SyncedNote>;
+using Notifications = std::vector<Notification>;
+
+// A re-list reports every surviving object; only the ones that moved on are news to handlers.
+bool changed(const ObjectPtr& old_object, const ObjectPtr& new_object) {
+  const std::string old_version = objectResourceVersion(*old_object);
+  const std::string new_version = objectResourceVersion(*new_object);
+  if (!old_version.empty() && !new_version.empty()) {
+    return old_version != new_version;
+  }
+  return *old_object != *new_object;
+}
+
+// What a store write means to a handler: an upsert of a new key is an add.
+Notification upsertNote(ObjectPtr old_object, ObjectPtr new_object) {
+  if (old_object == nullptr) {
+    return AddNote{std::move(new_object), false};
+  }
+  return UpdateNote{std::move(old_object), std::move(new_object)};
+}
+
+}  // namespace
+
+// One handler's queue and the thread that drains it. The queue is unbounded: the informer must
+// never wait for a handler.
+class SharedInformer::Listener {
+ public:
+  explicit Listener(std::shared_ptr<EventHandler> handler)
+      : state_(std::make_shared<State>(std::move(handler))),
+        thread_([state = state_] { run(*state); }) {}
+  ~Listener() { stop(); }
+  Listener(const Listener&) = delete;
+  Listener& operator=(const Listener&) = delete;
+
+  void push(const Notifications& notes) {
+    if (notes.empty()) {
+      return;
+    }
+    {
+      MutexLock lock(state_->mu);
+      if (state_->stopped) {
+        return;
+      }
+      state_->queue.insert(state_->queue.end(), notes.begin(), notes.end());
+    }
+    state_->cv.notify_one();
+  }
+
+  void stop() {
+    std::deque<Notification> dropped;  // freed after the lock is released
+    {
+      MutexLock lock(state_->mu);
+      state_->stopped = true;
+      dropped.swap(state_->queue);
+    }
+    state_->cv.notify_one();
+    if (!thread_.joinable()) {
+      return;
+    }
+    // A handler that removes itself cannot wait for its own return: its thread keeps the state
+    // alive through its own reference and exits once the handler returns.
+    if (thread_.get_id() == std::this_thread::get_id()) {
+      thread_.detach();
+    } else {
+      thread_.join();
+    }
+  }
+
+  bool synced() const { return state_->synced.load(); }
+
+ private:
+  struct State {
+    explicit State(std::shared_ptr<EventHandler> h) : handler(std::move(h)) {}
+    const std::shared_ptr<EventHandler> handler;
+    Mutex mu;
+    std::condition_variable cv;
+    std::deque<Notification> queue KF_GUARDED_BY(mu);
+    bool stopped KF_GUARDED_BY(mu) = false;
+    std::atomic<bool> synced{false};
+  };
+
+  static void run(State& state) {
+    while (true) {
+      Notification note;
+      {
+        MutexLock lock(state.mu);
+        while (state.queue.empty() && !state.stopped) {
+          state.cv.wait(lock.native());
+        }
+        if (state.stopped) {
+          return;
+        }
+        note = std::move(state.queue.front());
+        state.queue.pop_front();
+      }
+      deliver(state, note);
+    }
+  }
+
+  static void deliver(State& state, const Notification& note) {
+    EventHandler& handler = *state.handler;
+    if (const auto* add = std::get_if<AddNote>(&note)) {
+      handler.onAdd(add->object, add->initial);
+    } else if (const auto* update = std::get_if<UpdateNote>(&note)) {
+      handler.onUpdate(update->old_object, update->new_object);
+    } else if (const auto* del = std::get_if<DeleteNote>(&note)) {
+      handler.onDelete(del->deleted);
+    } else {
+      state.synced.store(true);
+    }
+  }
+
+  std::shared_ptr<State> state_;
+  std::thread thread_;
+};
+
+SharedInformer::SharedInformer(ListerWatcherPtr lister_watcher, Clock& clock,
+                               SharedInformerOptions options)
+    : clock_(clock),
+      options_(std::move(options)),
+      lister_watcher_(std::move(lister_watcher)),
+      lifeline_(std::make_shared<Lifeline>()),
+      reflector_(*lister_watcher_, *this, clock, options_.reflector) {
+  MutexLock lock(lifeline_->mu);
+  lifeline_->owner = this;
+}
+
+SharedInformer::~SharedInformer() {
+  {
+    // Waits for a resync callback in progress; later ones find no owner.
+    MutexLock lock(lifeline_->mu);
+    lifeline_->owner = nullptr;
+  }
+  stop();
+}
+
+Status SharedInformer::addIndexers(Indexers indexers) {
+  {
+    MutexLock lock(mu_);
+    if (started_) {
+      return makeError(Reason::kBadRequest, "indexers must be added before the informer starts");
+    }
+  }
+  return store_.addIndexers(std::move(indexers));
+}
+
+HandlerId SharedInformer::addEventHandler(std::shared_ptr<EventHandler> handler,
+                                          std::optional<Duration> resync) {
+  MutexLock lock(mu_);
+  const HandlerId id = ++next_id_;
+  if (stopped_) {
+    return id;
+  }
+  auto listener = std::make_unique<Listener>(std::move(handler));
+  replayCacheLocked(*listener);
+  listeners_.emplace(id, std::move(listener));
+  const Duration period = resync.value_or(options_.default_resync);
+  if (period > Duration::zero()) {
+    resync_periods_.emplace(id, period);
+    if (started_) {
+      armResyncLocked(id, period);
+    }
+  }
+  return id;
+}
+
+void SharedInformer::removeEventHandler(HandlerId id) {
+  std::unique_ptr<Listener> listener;
+  TimerHandlePtr timer;
+  {
+    MutexLock lock(mu_);
+    if (auto it = listeners_.find(id); it != listeners_.end()) {
+      listener = std::move(it->second);
+      listeners_.erase(it);
+    }
+    if (auto it = resync_timers_.find(id); it != resync_timers_.end()) {
+      timer = std::move(it->second);
+      resync_timers_.erase(it);
+    }
+    resync_periods_.erase(id);
+  }
+  // Both outside the lock: the handler may be calling into this informer right now, and the
+  // listener waits for it to return.
+  timer.reset();
+  listener.reset();
+}
+
+bool SharedInformer::handlerSynced(HandlerId id) const {
+  MutexLock lock(mu_);
+  auto it = listeners_.find(id);
+  return it != listeners_.end() && it->second->synced();
+}
+
+void SharedInformer::start() {
+  {
+    MutexLock lock(mu_);
+    if (started_ || stopped_) {
+      return;
+    }
+    started_ = true;
+    for (const auto& [id, period] : resync_periods_) {
+      armResyncLocked(id, period);
+    }
+  }
+  reflector_.start();
+}
+
+void SharedInformer::stop() {
+  std::map<HandlerId, std::unique_ptr<Listener>> listeners;
+  std::map<HandlerId, TimerHandlePtr> timers;
+  {
+    MutexLock lock(mu_);
+    stopped_ = true;
+    timers.swap(resync_timers_);
+    resync_periods_.clear();
+  }
+  synced_cv_.notify_all();
+  timers.clear();
+  // The reflector calls back into this informer under mu_, so it is joined without it.
+  reflector_.stop();
+  {
+    MutexLock lock(mu_);
+    listeners.swap(listeners_);
+  }
+  listeners.clear();  // joins each dispatch thread
+}
+
+bool SharedInformer::hasSynced() const {
+  MutexLock lock(mu_);
+  return synced_;
+}
+
+bool SharedInformer::waitForSync(SteadyTime deadline) const {
+  MutexLock lock(mu_);
+  while (!synced_ && !stopped_) {
+    if (synced_cv_.wait_until(lock.native(), deadline) == std::cv_status::timeout) {
+      break;
+    }
+  }
+  return synced_;
+}
+
+void SharedInformer::replace(std::vector<ObjectPtr> objects, std::string resource_version) {
+  {
+    MutexLock lock(mu_);
+    const bool initial = !synced_;
+    ReplaceResult diff = store_.replace(std::move(objects), std::move(resource_version));
+    Notifications notes;
+    notes.reserve(diff.added.size() + diff.removed.size() + (initial ? 1 : 0));
+    for (ObjectPtr& object : diff.added) {
+      notes.emplace_back(AddNote{std::move(object), initial});
+    }
+    for (auto& [old_object, new_object] : diff.updated) {
+      if (changed(old_object, new_object)) {
+        notes.emplace_back(UpdateNote{std::move(old_object), std::move(new_object)});
+      }
+    }
+    // Gone while we were not watching: all we know is how the object last looked.
+    for (ObjectPtr& object : diff.removed) {
+      std::string key = objectKey(*object);
+      notes.emplace_back(DeleteNote{DeletedObject{std::move(object), true, std::move(key)}});
+    }
+    if (initial) {
+      notes.emplace_back(SyncedNote{});
+    }
+    for (auto& [id, listener] : listeners_) {
+      listener->push(notes);
+    }
+    synced_ = true;
+  }
+  synced_cv_.notify_all();
+}
+
+void SharedInformer::added(ObjectPtr object) {
+  MutexLock lock(mu_);
+  ObjectPtr old_object = store_.add(object);
+  const Notifications notes{upsertNote(std::move(old_object), std::move(object))};
+  for (auto& [id, listener] : listeners_) {
+    listener->push(notes);
+  }
+}
+
+void SharedInformer::modified(ObjectPtr object) {
+  // The store cannot tell an add from an update; what it held before decides.
+  added(std::move(object));
+}
+
+void SharedInformer::deleted(ObjectPtr object) {
+  MutexLock lock(mu_);
+  std::string key = objectKey(*object);
+  if (store_.remove(key) == nullptr) {
+    return;  // never cached, so no handler has heard of it
+  }
+  const Notifications notes{DeleteNote{DeletedObject{std::move(object), false, std::move(key)}}};
+  for (auto& [id, listener] : listeners_) {
+    listener->push(notes);
+  }
+}
+
+void SharedInformer::armResyncLocked(HandlerId id, Duration period) {
+  resync_timers_[id] = clock_.runAfter(period, [lifeline = lifeline_, id, period] {
+    MutexLock lock(lifeline->mu);
+    if (lifeline->owner != nullptr) {
+      lifeline->owner->resync(id, period);
+    }
+  });
+}
+
+void SharedInformer::resync(HandlerId id, Duration period) {
+  MutexLock lock(mu_);
+  auto it = listeners_.find(id);
+  if (stopped_ || it == listeners_.end()) {
+    return;
+  }
+  Notifications notes;
+  for (ObjectPtr& object : store_.list()) {
+    notes.emplace_back(UpdateNote{object, object});
+  }
+  it->second->push(notes);
+  armResyncLocked(id, period);
+}
+
+void SharedInformer::replayCacheLocked(Listener& listener) {
+  if (!synced_) {
+    return;  // the first list will reach this handler like every other
+  }
+  Notifications notes;
+  for (ObjectPtr& object : store_.list()) {
+    notes.emplace_back(AddNote{std::move(object), true});
+  }
+  notes.emplace_back(SyncedNote{});
+  listener.push(notes);
+}
+
+}  // namespace kf

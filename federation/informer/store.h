@@ -1,0 +1,104 @@
+#pragma once
+// The local cache an informer keeps of one resource: objects keyed by objectKey(), shared out as
+// immutable ObjectPtrs, plus secondary indexes (index value -> keys) maintained on every write.
+// Each object is held once; indexes hold keys only, so a cache of N objects costs N objects.
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "federation/client/api_error.h"
+#include "federation/client/object.h"
+#include "federation/runtime/thread_annotations.h"
+
+namespace kf {
+
+// Maps an object to the values it is filed under in one index (none, one or several). Must be
+// deterministic (the store recomputes it to unfile an object) and must not throw.
+using IndexFunc = std::function<std::vector<std::string>(const Json&)>;
+using Indexers = std::map<std::string, IndexFunc>;
+
+// Present in every Store: files objects by metadata.namespace ("" for cluster-scoped ones).
+inline constexpr char kNamespaceIndex[] = "namespace";
+std::vector<std::string> namespaceIndexFunc(const Json& object);
+
+// Wraps a freshly decoded object so it can be shared and never modified again.
+inline ObjectPtr makeObject(Json object) { return std::make_shared<const Json>(std::move(object)); }
+
+// What replace() changed, so an informer can tell its handlers.
+struct ReplaceResult {
+  std::vector<ObjectPtr> added;
+  std::vector<std::pair<ObjectPtr, ObjectPtr>> updated;  // (old, new) for keys present before
+  std::vector<ObjectPtr> removed;                        // last known state of vanished keys
+};
+
+// Thread-safe. Readers get shared pointers, so an object they hold stays valid and unchanged
+// after the store moves on to a newer version of it.
+class Store {
+ public:
+  Store();
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+
+  // Adds indexes; the objects already stored are filed under them. Fails (and adds nothing) if
+  // a name is already taken.
+  Status addIndexers(Indexers indexers) KF_EXCLUDES(mu_);
+
+  // Inserts or overwrites the object under its key. Returns the object it replaced, or null.
+  ObjectPtr add(ObjectPtr object) KF_EXCLUDES(mu_);
+  ObjectPtr update(ObjectPtr object) KF_EXCLUDES(mu_) { return add(std::move(object)); }
+  // Returns the removed object, or null if the key was absent.
+  ObjectPtr remove(const std::string& key) KF_EXCLUDES(mu_);
+  // Swaps the whole content for `objects` in one step (readers see the old or the new set, never
+  // a mix) and records the list's resourceVersion. Later duplicates of a key win.
+  ReplaceResult replace(std::vector<ObjectPtr> objects, std::string resource_version)
+      KF_EXCLUDES(mu_);
+
+  // Null if absent.
+  ObjectPtr get(const std::string& key) const KF_EXCLUDES(mu_);
+  // Unordered.
+  std::vector<ObjectPtr> list() const KF_EXCLUDES(mu_);
+  std::vector<std::string> listKeys() const KF_EXCLUDES(mu_);
+  std::size_t size() const KF_EXCLUDES(mu_);
+  // The resourceVersion passed to the last replace().
+  std::string resourceVersion() const KF_EXCLUDES(mu_);
+
+  // Objects filed under `value` in index `index_name` (unordered); NotFound for an unknown index.
+  Result<std::vector<ObjectPtr>> byIndex(const std::string& index_name,
+                                         const std::string& value) const KF_EXCLUDES(mu_);
+  // Their keys, sorted.
+  Result<std::vector<std::string>> indexKeys(const std::string& index_name,
+                                             const std::string& value) const KF_EXCLUDES(mu_);
+  // Every value that has at least one object in the index, sorted.
+  Result<std::vector<std::string>> indexValues(const std::string& index_name) const
+      KF_EXCLUDES(mu_);
+
+ private:
+  using Index = std::unordered_map<std::string, std::unordered_set<std::string>>;
+  using Items = std::unordered_map<std::string, ObjectPtr>;
+  using Indexes = std::unordered_map<std::string, Index>;
+
+  static void fileObject(const Indexers& indexers, Indexes& indexes, const std::string& key,
+                         const Json& object);
+  static void unfileObject(const Indexers& indexers, Indexes& indexes, const std::string& key,
+                           const Json& object);
+  static Indexes buildIndexes(const Indexers& indexers, const Items& items);
+  const Index* findIndexLocked(const std::string& index_name) const KF_REQUIRES(mu_);
+
+  mutable Mutex mu_;
+  Items items_ KF_GUARDED_BY(mu_);
+  Indexers indexers_ KF_GUARDED_BY(mu_);
+  Indexes indexes_ KF_GUARDED_BY(mu_);
+  // Bumped by addIndexers, so replace() can tell whether indexes it built unlocked are current.
+  std::uint64_t indexers_version_ KF_GUARDED_BY(mu_) = 0;
+  std::string resource_version_ KF_GUARDED_BY(mu_);
+};
+
+}  // namespace kf

@@ -1,0 +1,62 @@
+#pragma once
+// A Queue that can also add a key after a delay measured on the injected Clock. Waiting keys are
+// kept in deadline order and a single clock timer is armed for the earliest one, so a FakeClock's
+// advance() moves due keys into the queue before it returns.
+
+#include <cstddef>
+#include <memory>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "federation/runtime/clock.h"
+#include "federation/runtime/thread_annotations.h"
+#include "federation/workqueue/queue.h"
+
+namespace kf {
+
+class DelayingQueue : public Queue {
+ public:
+  explicit DelayingQueue(Clock& clock);
+  ~DelayingQueue() override;
+
+  // Adds `key` once `delay` has elapsed; delay <= 0 adds it now. If the key is already waiting,
+  // the earlier of the two deadlines is kept. Ignored once shutting down.
+  void addAfter(const std::string& key, Duration delay) KF_EXCLUDES(delay_mu_);
+  // Keys whose delay has not yet elapsed.
+  std::size_t numWaiting() const KF_EXCLUDES(delay_mu_);
+
+  // Both also drop every waiting key and cancel the timer.
+  void shutDown() override KF_EXCLUDES(delay_mu_);
+  void shutDownWithDrain() override KF_EXCLUDES(delay_mu_);
+
+ private:
+  // Lets a timer callback that outlives the queue (RealClock runs it on another thread, and
+  // cancelling does not interrupt it) find out the queue is gone instead of touching freed memory.
+  struct Lifeline {
+    Mutex mu;
+    DelayingQueue* owner KF_GUARDED_BY(mu) = nullptr;
+  };
+  using Deadline = std::pair<SteadyTime, std::string>;
+
+  void stopDelays() KF_EXCLUDES(delay_mu_);
+  void onTimer() KF_EXCLUDES(delay_mu_);
+  // Removes and returns the keys whose deadline is not after `now`.
+  std::vector<std::string> takeDueLocked(SteadyTime now) KF_REQUIRES(delay_mu_);
+  // Makes sure a timer is armed no later than the earliest deadline.
+  void armTimerLocked() KF_REQUIRES(delay_mu_);
+
+  Clock& clock_;
+  std::shared_ptr<Lifeline> lifeline_;
+
+  mutable Mutex delay_mu_;
+  std::unordered_map<std::string, SteadyTime> deadline_of_ KF_GUARDED_BY(delay_mu_);
+  std::set<Deadline> by_deadline_ KF_GUARDED_BY(delay_mu_);
+  TimerHandlePtr timer_ KF_GUARDED_BY(delay_mu_);
+  SteadyTime timer_deadline_ KF_GUARDED_BY(delay_mu_);
+  bool stopped_ KF_GUARDED_BY(delay_mu_) = false;
+};
+
+}  // namespace kf

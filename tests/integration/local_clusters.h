@@ -1,0 +1,57 @@
+#pragma once
+// Access to the local clusters that hack/local-clusters.sh brought up for the integration tests
+// (the CTest fixture exports KF_RUN_DIR). Everything here talks to real API servers.
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "federation/client/kubeconfig.h"
+#include "federation/client/rest_client.h"
+
+namespace kf::integration {
+
+class LocalClusters {
+ public:
+  // Reads $KF_RUN_DIR/kubeconfig and $KF_RUN_DIR/env; fails the test when they are missing.
+  static LocalClusters& get();
+
+  // Admin (client-certificate) config for a context: "host", "member1", ...
+  RestConfig config(const std::string& context) const;
+  std::unique_ptr<RestClient> client(const std::string& context, double qps = 50, int burst = 100);
+  // A value of the env file the script wrote (KF_* keys).
+  std::string env(const std::string& key) const;
+  const std::string& kubeconfigPath() const { return kubeconfig_path_; }
+
+  // Runs hack/local-clusters.sh with these arguments against this run; returns its exit code.
+  int script(const std::string& arguments) const;
+  // Runs kubectl (the 1.32 client) against a context; returns its exit code, output in *out.
+  int kubectl(const std::string& context, const std::string& arguments,
+              std::string* out = nullptr) const;
+
+ private:
+  LocalClusters();
+
+  std::string run_dir_;
+  std::string kubeconfig_path_;
+  Kubeconfig kubeconfig_;
+  std::map<std::string, std::string> env_;
+};
+
+// A namespace unique to one test, created on construction and deleted (best effort) after.
+class TestNamespace {
+ public:
+  TestNamespace(RestClient& client, const std::string& prefix);
+  ~TestNamespace();
+  const std::string& name() const { return name_; }
+
+ private:
+  RestClient& client_;
+  std::string name_;
+};
+
+// Polls `condition` until it holds or `timeout` passes; returns whether it held.
+bool eventually(const std::function<bool()>& condition,
+                std::chrono::milliseconds timeout = std::chrono::seconds(30));
+
+}  // namespace kf::integration

@@ -1,0 +1,156 @@
+#include "federation/client/rest_client.h"
+
+#include <gtest/gtest.h>
+
+#include <future>
+
+#include "federation/client/resource_client.h"
+#include "tests/support/fake_clock.h"
+#include "tests/unit/client/fake_transport.h"
+
+namespace kf {
+namespace {
+
+using namespace std::chrono_literals;
+using testing::FakeClock;
+using testing::FakeTransport;
+using testing::response;
+
+constexpr const char* kUnavailable = R"({"kind":"Status","reason":"ServiceUnavailable","code":503})";
+constexpr const char* kThrottled = R"({"kind":"Status","reason":"TooManyRequests","code":429})";
+
+class RestClientTest : public ::testing::Test {
+ protected:
+  RestClient makeClient(RetryPolicy retry = {.max_attempts = 3,
+                                             .initial_backoff = 0ms,
+                                             .max_backoff = 0ms}) {
+    RestConfig config;
+    config.server = "https://127.0.0.1:6443";
+    config.bearer_token = "s3cret";
+    config.qps = 0;  // unlimited: these tests are about retries, not throttling
+    auto owned = std::make_unique<FakeTransport>();
+    transport_ = owned.get();
+    return RestClient(config, std::move(owned), clock_, retry);
+  }
+
+  // Runs `call` on another thread while advancing the fake clock until it finishes.
+  template <class Call>
+  auto runAdvancing(Call call) {
+    auto future = std::async(std::launch::async, call);
+    const auto deadline = std::chrono::steady_clock::now() + 10s;
+    while (future.wait_for(0ms) != std::future_status::ready) {
+      EXPECT_LT(std::chrono::steady_clock::now(), deadline) << "the call never finished";
+      if (std::chrono::steady_clock::now() >= deadline) break;
+      clock_.advance(100ms);
+      std::this_thread::yield();
+    }
+    return future.get();
+  }
+
+  FakeClock clock_;
+  FakeTransport* transport_ = nullptr;
+};
+
+TEST_F(RestClientTest, SendsAuthAndAcceptHeadersAndEncodedQuery) {
+  auto client = makeClient();
+  transport_->enqueue(response(200, "{}"));
+  auto result = client.send({.path = "/api/v1/configmaps", .query = {{"labelSelector", "a=b,c in (d)"}}});
+  ASSERT_TRUE(result);
+  const auto sent = transport_->requests().at(0);
+  EXPECT_EQ(sent.target, "/api/v1/configmaps?labelSelector=a%3Db%2Cc%20in%20%28d%29");
+  EXPECT_EQ(sent.headers.at("Authorization"), "Bearer s3cret");
+  EXPECT_EQ(sent.headers.at("Accept"), "application/json");
+}
+
+TEST_F(RestClientTest, RetriesIdempotentRequestOnServiceUnavailable) {
+  auto client = makeClient();
+  transport_->enqueue(response(503, kUnavailable));
+  transport_->enqueue(makeError(Reason::kConnectionFailed, "reset"));
+  transport_->enqueue(response(200, R"({"ok":true})"));
+  auto result = client.sendJson({.path = "/api/v1/namespaces"});
+  ASSERT_TRUE(result) << result.error().describe();
+  EXPECT_EQ(result.value()["ok"], true);
+  EXPECT_EQ(transport_->requests().size(), 3u);
+}
+
+TEST_F(RestClientTest, GivesUpAfterMaxAttempts) {
+  auto client = makeClient();
+  for (int i = 0; i < 5; ++i) transport_->enqueue(response(503, kUnavailable));
+  auto result = client.send({.path = "/api/v1/namespaces"});
+  ASSERT_FALSE(result);
+  EXPECT_EQ(result.error().reason, Reason::kServiceUnavailable);
+  EXPECT_EQ(transport_->requests().size(), 3u);
+}
+
+TEST_F(RestClientTest, DoesNotRetryPostOnServerError) {
+  auto client = makeClient();
+  transport_->enqueue(response(503, kUnavailable));
+  transport_->enqueue(response(201, "{}"));
+  auto result = client.send({.method = "POST", .path = "/api/v1/namespaces", .idempotent = false});
+  ASSERT_FALSE(result);
+  EXPECT_EQ(transport_->requests().size(), 1u);
+}
+
+TEST_F(RestClientTest, RetriesPostOnTooManyRequestsAfterRetryAfter) {
+  auto client = makeClient();
+  transport_->enqueue(response(429, kThrottled, {{"retry-after", "2"}}));
+  transport_->enqueue(response(201, "{}"));
+  const auto started = clock_.now();
+  auto result = runAdvancing([&] {
+    return client.send({.method = "POST", .path = "/api/v1/namespaces", .idempotent = false});
+  });
+  ASSERT_TRUE(result) << result.error().describe();
+  EXPECT_EQ(transport_->requests().size(), 2u);
+  EXPECT_GE(clock_.now() - started, 2s) << "Retry-After was not honoured";
+}
+
+TEST_F(RestClientTest, DoesNotRetryClientErrors) {
+  auto client = makeClient();
+  transport_->enqueue(response(404, R"({"kind":"Status","reason":"NotFound","code":404})"));
+  auto result = client.send({.path = "/api/v1/namespaces/x"});
+  ASSERT_FALSE(result);
+  EXPECT_TRUE(isNotFound(result.error()));
+  EXPECT_EQ(transport_->requests().size(), 1u);
+}
+
+TEST_F(RestClientTest, ReportsNonJsonBodyAsBadResponse) {
+  auto client = makeClient();
+  transport_->enqueue(response(200, "not json"));
+  auto result = client.sendJson({.path = "/api"});
+  ASSERT_FALSE(result);
+  EXPECT_EQ(result.error().reason, Reason::kBadResponse);
+}
+
+TEST_F(RestClientTest, ResourceClientBuildsPathsAndDeleteOptions) {
+  auto client = makeClient();
+  transport_->enqueue(response(200, "{}"));
+  transport_->enqueue(response(200, "{}"));
+  ResourceClient deployments(client, {"apps", "v1", "deployments", true}, "ns1");
+  ASSERT_TRUE(deployments.get("web"));
+  ASSERT_TRUE(deployments.remove("web", {.propagation_policy = "Orphan",
+                                         .precondition_uid = "u-1"}));
+  const auto sent = transport_->requests();
+  EXPECT_EQ(sent[0].target, "/apis/apps/v1/namespaces/ns1/deployments/web");
+  EXPECT_EQ(sent[1].method, "DELETE");
+  const auto body = Json::parse(sent[1].body);
+  EXPECT_EQ(body["propagationPolicy"], "Orphan");
+  EXPECT_EQ(body["preconditions"]["uid"], "u-1");
+}
+
+TEST_F(RestClientTest, ListAllFollowsContinueTokensAndFillsKind) {
+  auto client = makeClient();
+  transport_->enqueue(response(200, R"({"kind":"ConfigMapList","apiVersion":"v1",
+      "metadata":{"resourceVersion":"10","continue":"tok"},"items":[{"metadata":{"name":"a"}}]})"));
+  transport_->enqueue(response(200, R"({"kind":"ConfigMapList","apiVersion":"v1",
+      "metadata":{"resourceVersion":"10"},"items":[{"metadata":{"name":"b"}}]})"));
+  ResourceClient configmaps(client, {"", "v1", "configmaps", true}, "");
+  auto all = configmaps.listAll({.limit = 1});
+  ASSERT_TRUE(all) << all.error().describe();
+  ASSERT_EQ(all.value().items.size(), 2u);
+  EXPECT_EQ(all.value().items[1]["kind"], "ConfigMap");
+  EXPECT_EQ(all.value().resource_version, "10");
+  EXPECT_NE(transport_->requests()[1].target.find("continue=tok"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace kf
