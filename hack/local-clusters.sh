@@ -24,6 +24,15 @@
 # processes are all gone (a crashed earlier run) is cleaned up and started afresh.
 # Not safe to run two commands on the same run directory concurrently.
 #
+# Forcing "410 Gone" on a watch: the apiservers serve watches from their watch cache, which
+# etcd compaction does not touch, so after `compact` a watch from an old resourceVersion still
+# works unless the apiservers run with KF_APISERVER_EXTRA_ARGS=--watch-cache=false (then it
+# gets 410 "The resourceVersion for the provided watch is too old"); lists with
+# resourceVersionMatch=Exact get 410 either way. `stop`+`start` of an apiserver also gives 410
+# ("too old resource version") to a watch from a resourceVersion older than the restart.
+# `stop` sends SIGTERM, then SIGKILL after KF_STOP_TIMEOUT; open watches are ended by the server
+# (a client sees the stream end cleanly), then connections are refused until `start`.
+#
 # Environment:
 #   KF_RUN_DIR                   run directory (default /dev/shm/kubefed-cpp-clusters): pki/,
 #                                etcd/, <cluster>/ (logs, tokens, keys, apiserver.cmd), pids,
@@ -68,8 +77,10 @@ die() {
   exit 1
 }
 
-[[ $RUN =~ ^/[A-Za-z0-9._/+-]+$ && $RUN != */.. && ${#RUN} -gt 5 ]] ||
-  die "KF_RUN_DIR must be an absolute path of [A-Za-z0-9._/+-] characters: '$RUN'"
+[[ $RUN =~ ^/[A-Za-z0-9._/+-]+$ ]] ||
+  die "KF_RUN_DIR must be a path of [A-Za-z0-9._/+-] characters (the env file has no quoting): '$RUN'"
+[[ $RUN != */.. && $RUN != */. && ${#RUN} -gt 5 ]] ||
+  die "KF_RUN_DIR '$RUN' is too short or ends in . or ..; use a directory of its own"
 
 # ---------------------------------------------------------------------------------------------
 # processes

@@ -27,6 +27,7 @@ struct InformerKey {
   std::string label_selector;
   std::string field_selector;
 
+  // NOLINTNEXTLINE(modernize-use-nullptr): clang-tidy 14 misreads a defaulted <=>
   auto operator<=>(const InformerKey&) const = default;
 };
 

@@ -14,7 +14,6 @@
 namespace kf {
 namespace {
 
-using ::testing::ElementsAre;
 using testing::makeJson;
 using testing::makeList;
 using testing::RecordingHandler;
@@ -110,6 +109,7 @@ TEST_F(InformerManagerTest, EveryPartOfTheKeyMakesADifferentInformer) {
   keys.back().field_selector = "";
 
   std::vector<InformerLease> leases;
+  leases.reserve(keys.size());
   for (const InformerKey& key : keys) {
     leases.push_back(manager_.acquire(key).value());
   }
@@ -197,6 +197,7 @@ TEST_F(InformerManagerTest, FactoryWithoutListerWatcherFails) {
 TEST_F(InformerManagerTest, ConcurrentAcquiresAndReleases) {
   const InformerKey key{"cluster1", kConfigMaps, "", "", ""};
   std::vector<std::jthread> threads;
+  threads.reserve(4);
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&] {
       for (int i = 0; i < 20; ++i) {

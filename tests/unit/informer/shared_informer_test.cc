@@ -21,7 +21,6 @@ using std::chrono::milliseconds;
 using std::chrono::seconds;
 using ::testing::ElementsAre;
 using testing::goneStatus;
-using ::testing::IsEmpty;
 using testing::makeJson;
 using testing::makeList;
 using testing::RecordingHandler;

@@ -16,7 +16,6 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
 using testing::makeJson;
-using ::testing::UnorderedElementsAre;
 
 std::vector<std::string> sortedKeys(const Store& store) {
   std::vector<std::string> keys = store.listKeys();
@@ -26,6 +25,7 @@ std::vector<std::string> sortedKeys(const Store& store) {
 
 std::vector<std::string> keysOf(const std::vector<ObjectPtr>& objects) {
   std::vector<std::string> keys;
+  keys.reserve(objects.size());
   for (const ObjectPtr& object : objects) {
     keys.push_back(objectKey(*object));
   }
@@ -188,6 +188,7 @@ TEST(StoreTest, ConcurrentWritersAndReaders) {
   Store store;
   ASSERT_TRUE(store.addIndexers({{"app", byApp}}));
   std::vector<std::jthread> threads;
+  threads.reserve(4);
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&store, t] {
       for (int i = 0; i < 200; ++i) {
