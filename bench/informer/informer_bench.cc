@@ -33,7 +33,8 @@ long residentKib() {
 
 int populate(kf::RestClient& client, const std::string& ns, int count) {
   kf::ResourceClient namespaces(client, {"", "v1", "namespaces", false});
-  (void)namespaces.create({{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", ns}}}});
+  (void)namespaces.create(
+      {{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", ns}}}});
   kf::ResourceClient configmaps(client, {"", "v1", "configmaps", true}, ns);
   constexpr int kWriters = 8;
   std::vector<std::future<int>> writers;
@@ -41,10 +42,11 @@ int populate(kf::RestClient& client, const std::string& ns, int count) {
     writers.push_back(std::async(std::launch::async, [&, w] {
       int failures = 0;
       for (int i = w; i < count; i += kWriters) {
-        Json object = {{"apiVersion", "v1"},
-                       {"kind", "ConfigMap"},
-                       {"metadata", {{"name", "bench-" + std::to_string(i)}, {"labels", {{"app", "bench"}}}}},
-                       {"data", {{"index", std::to_string(i)}, {"payload", std::string(64, 'x')}}}};
+        Json object = {
+            {"apiVersion", "v1"},
+            {"kind", "ConfigMap"},
+            {"metadata", {{"name", "bench-" + std::to_string(i)}, {"labels", {{"app", "bench"}}}}},
+            {"data", {{"index", std::to_string(i)}, {"payload", std::string(64, 'x')}}}};
         auto created = configmaps.create(object);
         if (!created && !kf::isAlreadyExists(created.error())) ++failures;
       }
@@ -53,7 +55,8 @@ int populate(kf::RestClient& client, const std::string& ns, int count) {
   }
   int failures = 0;
   for (auto& writer : writers) failures += writer.get();
-  std::fprintf(stderr, "populated %s with %d configmaps (%d failures)\n", ns.c_str(), count, failures);
+  std::fprintf(stderr, "populated %s with %d configmaps (%d failures)\n", ns.c_str(), count,
+               failures);
   return failures == 0 ? 0 : 1;
 }
 
@@ -71,10 +74,11 @@ int measureSync(kf::RestClient& client) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   const long after = residentKib();
   const std::size_t objects = informer.store().size();
-  std::printf("objects=%zu sync_seconds=%.3f rss_before_kib=%ld rss_after_kib=%ld "
-              "bytes_per_object=%.0f\n",
-              objects, seconds, before, after,
-              objects == 0 ? 0.0 : (after - before) * 1024.0 / static_cast<double>(objects));
+  std::printf(
+      "objects=%zu sync_seconds=%.3f rss_before_kib=%ld rss_after_kib=%ld "
+      "bytes_per_object=%.0f\n",
+      objects, seconds, before, after,
+      objects == 0 ? 0.0 : (after - before) * 1024.0 / static_cast<double>(objects));
   informer.stop();
   return 0;
 }

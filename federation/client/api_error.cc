@@ -6,29 +6,52 @@ namespace kf {
 
 const char* reasonName(Reason reason) {
   switch (reason) {
-    case Reason::kUnknown: return "Unknown";
-    case Reason::kNotFound: return "NotFound";
-    case Reason::kAlreadyExists: return "AlreadyExists";
-    case Reason::kConflict: return "Conflict";
-    case Reason::kInvalid: return "Invalid";
-    case Reason::kBadRequest: return "BadRequest";
-    case Reason::kForbidden: return "Forbidden";
-    case Reason::kUnauthorized: return "Unauthorized";
-    case Reason::kGone: return "Gone";
-    case Reason::kExpired: return "Expired";
-    case Reason::kTooManyRequests: return "TooManyRequests";
-    case Reason::kTimeout: return "Timeout";
-    case Reason::kServerTimeout: return "ServerTimeout";
-    case Reason::kMethodNotAllowed: return "MethodNotAllowed";
-    case Reason::kUnsupportedMediaType: return "UnsupportedMediaType";
-    case Reason::kInternalError: return "InternalError";
-    case Reason::kServiceUnavailable: return "ServiceUnavailable";
-    case Reason::kConnectionFailed: return "ConnectionFailed";
-    case Reason::kClientTimeout: return "ClientTimeout";
-    case Reason::kTlsVerification: return "TLSVerificationFailed";
-    case Reason::kBadConfig: return "BadConfig";
-    case Reason::kBadResponse: return "BadResponse";
-    case Reason::kCancelled: return "Cancelled";
+    case Reason::kUnknown:
+      return "Unknown";
+    case Reason::kNotFound:
+      return "NotFound";
+    case Reason::kAlreadyExists:
+      return "AlreadyExists";
+    case Reason::kConflict:
+      return "Conflict";
+    case Reason::kInvalid:
+      return "Invalid";
+    case Reason::kBadRequest:
+      return "BadRequest";
+    case Reason::kForbidden:
+      return "Forbidden";
+    case Reason::kUnauthorized:
+      return "Unauthorized";
+    case Reason::kGone:
+      return "Gone";
+    case Reason::kExpired:
+      return "Expired";
+    case Reason::kTooManyRequests:
+      return "TooManyRequests";
+    case Reason::kTimeout:
+      return "Timeout";
+    case Reason::kServerTimeout:
+      return "ServerTimeout";
+    case Reason::kMethodNotAllowed:
+      return "MethodNotAllowed";
+    case Reason::kUnsupportedMediaType:
+      return "UnsupportedMediaType";
+    case Reason::kInternalError:
+      return "InternalError";
+    case Reason::kServiceUnavailable:
+      return "ServiceUnavailable";
+    case Reason::kConnectionFailed:
+      return "ConnectionFailed";
+    case Reason::kClientTimeout:
+      return "ClientTimeout";
+    case Reason::kTlsVerification:
+      return "TLSVerificationFailed";
+    case Reason::kBadConfig:
+      return "BadConfig";
+    case Reason::kBadResponse:
+      return "BadResponse";
+    case Reason::kCancelled:
+      return "Cancelled";
   }
   return "Unknown";
 }

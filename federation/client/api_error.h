@@ -3,12 +3,11 @@
 // outside) is an ApiError inside a Result<T>. Reasons mirror metav1.StatusReason plus the
 // transport failures that never reach a server.
 
+#include <boost/outcome.hpp>
 #include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <boost/outcome.hpp>
 
 namespace kf {
 
@@ -24,8 +23,8 @@ enum class Reason {
   kGone,     // 410: resourceVersion too old for a watch or a continue token
   kExpired,  // StatusReasonExpired: a list continue token expired
   kTooManyRequests,
-  kTimeout,         // the server timed the request out (504 / StatusReasonTimeout)
-  kServerTimeout,   // StatusReasonServerTimeout
+  kTimeout,        // the server timed the request out (504 / StatusReasonTimeout)
+  kServerTimeout,  // StatusReasonServerTimeout
   kMethodNotAllowed,
   kUnsupportedMediaType,
   kInternalError,

@@ -215,8 +215,7 @@ class Connection {
 
   // HTTP CONNECT through an http:// proxy, then TLS (or plain HTTP) inside the tunnel.
   Status tunnelThroughProxy() {
-    http::request<http::empty_body> connect{http::verb::connect,
-                                            endpoint_.server.authority(), 11};
+    http::request<http::empty_body> connect{http::verb::connect, endpoint_.server.authority(), 11};
     connect.set(http::field::host, endpoint_.server.authority());
     tcp_.expires_after(endpoint_.connect_timeout);
     if (auto ec = await([&](auto handler) { http::async_write(tcp_, connect, handler); })) {
@@ -228,10 +227,10 @@ class Connection {
       return connectionError("reading the proxy's CONNECT response", ec);
     }
     if (parser.get().result_int() != 200) {
-      return makeError(Reason::kConnectionFailed,
-                       "proxy " + endpoint_.proxy->authority() + " refused CONNECT to " +
-                           endpoint_.server.authority() + ": HTTP " +
-                           std::to_string(parser.get().result_int()));
+      return makeError(Reason::kConnectionFailed, "proxy " + endpoint_.proxy->authority() +
+                                                      " refused CONNECT to " +
+                                                      endpoint_.server.authority() + ": HTTP " +
+                                                      std::to_string(parser.get().result_int()));
     }
     return boost::outcome_v2::success();
   }
@@ -247,8 +246,8 @@ class Connection {
     }
     tls_->set_verify_callback(ssl::host_name_verification(endpoint_.verify_name));
     expiresAfter(endpoint_.connect_timeout);
-    const auto ec = await(
-        [&](auto handler) { tls_->async_handshake(ssl::stream_base::client, handler); });
+    const auto ec =
+        await([&](auto handler) { tls_->async_handshake(ssl::stream_base::client, handler); });
     if (!ec) return boost::outcome_v2::success();
     const long verify_result = SSL_get_verify_result(ssl_handle);
     if (verify_result != X509_V_OK) {

@@ -139,7 +139,8 @@ Result<std::optional<ApiResourceInfo>> DiscoveryClient::findCached(const std::st
   if (found.size() > 1) {
     std::string names;
     for (const auto& info : found) {
-      names += (names.empty() ? "" : ", ") + info.name + (info.group.empty() ? "" : "." + info.group);
+      names +=
+          (names.empty() ? "" : ", ") + info.name + (info.group.empty() ? "" : "." + info.group);
     }
     return makeError(Reason::kInvalid, "\"" + name + "\" is ambiguous: it matches " + names +
                                            "; qualify it with its group, e.g. <plural>.<group>");

@@ -51,7 +51,7 @@ class JsonWatch final : public Watch {
  private:
   ResponseStreamPtr stream_;
   std::optional<std::chrono::milliseconds> idle_timeout_;
-  std::string pending_;     // bytes received but not yet returned as events
+  std::string pending_;      // bytes received but not yet returned as events
   std::size_t scanned_ = 0;  // prefix of pending_ known to hold no newline
   std::atomic<bool> stopped_{false};
 };

@@ -2,11 +2,10 @@
 // Kubernetes objects are unstructured JSON. Caches hand them out immutable and shared.
 
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace kf {
 
@@ -27,7 +26,7 @@ struct GroupVersionResource {
 struct ListOptions {
   std::string label_selector;
   std::string field_selector;
-  std::string resource_version;  // "" = most recent (quorum read); "0" = any (cache)
+  std::string resource_version;        // "" = most recent (quorum read); "0" = any (cache)
   std::string resource_version_match;  // "", "NotOlderThan" or "Exact"
   std::int64_t limit = 0;              // 0: no paging
   std::string continue_token;

@@ -5,8 +5,7 @@
 namespace kf {
 namespace {
 
-std::vector<std::pair<std::string, std::string>> queryOf(const ListOptions& options,
-                                                         bool watch) {
+std::vector<std::pair<std::string, std::string>> queryOf(const ListOptions& options, bool watch) {
   std::vector<std::pair<std::string, std::string>> query;
   auto add = [&query](const char* key, const std::string& value) {
     if (!value.empty()) query.emplace_back(key, value);
@@ -57,9 +56,12 @@ Result<ObjectList> decodeList(const Json& list) {
 
 const char* contentTypeOf(PatchType type) {
   switch (type) {
-    case PatchType::kJson: return "application/json-patch+json";
-    case PatchType::kMerge: return "application/merge-patch+json";
-    case PatchType::kStrategicMerge: return "application/strategic-merge-patch+json";
+    case PatchType::kJson:
+      return "application/json-patch+json";
+    case PatchType::kMerge:
+      return "application/merge-patch+json";
+    case PatchType::kStrategicMerge:
+      return "application/strategic-merge-patch+json";
   }
   return "application/merge-patch+json";
 }

@@ -124,9 +124,9 @@ Result<HttpResponse> RestClient::send(const RestRequest& request) {
     } else {
       const auto& failed = response.value();
       const auto retry_after = failed.header("retry-after");
-      error = errorFromResponse(failed.status, failed.body,
-                                retry_after ? std::optional<std::string_view>(*retry_after)
-                                            : std::nullopt);
+      error = errorFromResponse(
+          failed.status, failed.body,
+          retry_after ? std::optional<std::string_view>(*retry_after) : std::nullopt);
     }
     if (attempt >= retry_.max_attempts || !shouldRetry(request, error)) return error;
     waitBeforeRetry(attempt - 1, error);

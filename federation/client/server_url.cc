@@ -40,8 +40,8 @@ Result<ServerUrl> parseServerUrl(const std::string& url) {
     parsed.scheme = "https";
   }
   if (parsed.scheme != "https" && parsed.scheme != "http") {
-    return makeError(Reason::kBadConfig, "server URL \"" + url + "\": scheme \"" +
-                                             parsed.scheme + "\" is not http or https");
+    return makeError(Reason::kBadConfig, "server URL \"" + url + "\": scheme \"" + parsed.scheme +
+                                             "\" is not http or https");
   }
   const auto path_start = rest.find('/');
   std::string authority = rest.substr(0, path_start);

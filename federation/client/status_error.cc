@@ -32,20 +32,34 @@ std::optional<Reason> reasonFromStatusReason(const std::string& reason) {
 
 Reason reasonFromHttpCode(int code) {
   switch (code) {
-    case 400: return Reason::kBadRequest;
-    case 401: return Reason::kUnauthorized;
-    case 403: return Reason::kForbidden;
-    case 404: return Reason::kNotFound;
-    case 405: return Reason::kMethodNotAllowed;
-    case 409: return Reason::kConflict;
-    case 410: return Reason::kGone;
-    case 415: return Reason::kUnsupportedMediaType;
-    case 422: return Reason::kInvalid;
-    case 429: return Reason::kTooManyRequests;
-    case 500: return Reason::kInternalError;
-    case 503: return Reason::kServiceUnavailable;
-    case 504: return Reason::kTimeout;
-    default: return code >= 500 ? Reason::kInternalError : Reason::kUnknown;
+    case 400:
+      return Reason::kBadRequest;
+    case 401:
+      return Reason::kUnauthorized;
+    case 403:
+      return Reason::kForbidden;
+    case 404:
+      return Reason::kNotFound;
+    case 405:
+      return Reason::kMethodNotAllowed;
+    case 409:
+      return Reason::kConflict;
+    case 410:
+      return Reason::kGone;
+    case 415:
+      return Reason::kUnsupportedMediaType;
+    case 422:
+      return Reason::kInvalid;
+    case 429:
+      return Reason::kTooManyRequests;
+    case 500:
+      return Reason::kInternalError;
+    case 503:
+      return Reason::kServiceUnavailable;
+    case 504:
+      return Reason::kTimeout;
+    default:
+      return code >= 500 ? Reason::kInternalError : Reason::kUnknown;
   }
 }
 

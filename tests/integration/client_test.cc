@@ -96,7 +96,8 @@ TEST_F(ClientTest, PatchesWithMergeAndJsonPatch) {
   ASSERT_TRUE(patched) << patched.error().describe();
   EXPECT_EQ(patched.value()["data"]["key"], "j");
 
-  auto bad = configmaps.patch("p", PatchType::kJson, R"([{"op":"test","path":"/data/key","value":"no"}])");
+  auto bad =
+      configmaps.patch("p", PatchType::kJson, R"([{"op":"test","path":"/data/key","value":"no"}])");
   ASSERT_FALSE(bad);
   EXPECT_GE(bad.error().http_code, 400);
 }

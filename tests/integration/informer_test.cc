@@ -158,8 +158,10 @@ TEST(InformerTest, SeesCreateUpdateAndDeleteMadeWithKubectl) {
   ASSERT_EQ(clusters.kubectl("member1", "create configmap seen --from-literal=key=one" + in_ns), 0);
   EXPECT_TRUE(eventually([&] { return handler->saw("add", "seen", "one"); }));
 
-  ASSERT_EQ(clusters.kubectl("member1", "patch configmap seen --type=merge -p "
-                                        "'{\"data\":{\"key\":\"two\"}}'" + in_ns),
+  ASSERT_EQ(clusters.kubectl("member1",
+                             "patch configmap seen --type=merge -p "
+                             "'{\"data\":{\"key\":\"two\"}}'" +
+                                 in_ns),
             0);
   EXPECT_TRUE(eventually([&] { return handler->saw("update", "seen", "two"); }));
   ASSERT_NE(informer.store().get(ns.name() + "/seen"), nullptr);
@@ -232,16 +234,17 @@ TEST(InformerTest, RelistsAfterCompactionAndEndsWithExactlyTheServersObjects) {
 
   auto server = templates.listAll({});
   ASSERT_TRUE(server);
-  EXPECT_TRUE(eventually(
-      [&] { return versionsOf(informer.store().list()) == versionsOf(server.value().items); }))
-      << "the cache does not match the server after the re-list";
+  EXPECT_TRUE(eventually([&] {
+    return versionsOf(informer.store().list()) == versionsOf(server.value().items);
+  })) << "the cache does not match the server after the re-list";
   EXPECT_GT(lister.lists(), lists_before) << "the informer never re-listed";
   EXPECT_TRUE(eventually([&] { return handler->saw("delete-unknown", "remove"); }))
       << "a delete missed while disconnected must arrive as final-state-unknown";
   EXPECT_TRUE(handler->saw("add", "added"));
   EXPECT_TRUE(handler->saw("update", "change"));
   int adds_of_keep = 0;
-  for (const auto& event : handler->events()) adds_of_keep += event.type == "add" && event.name == "keep";
+  for (const auto& event : handler->events())
+    adds_of_keep += event.type == "add" && event.name == "keep";
   EXPECT_EQ(adds_of_keep, 1) << "an unchanged object was delivered as new again";
   informer.stop();
 }
@@ -268,7 +271,8 @@ TEST(InformerTest, ManagerSharesOneInformerPerKeyOnARealCluster) {
 
   ResourceClient configmaps(*client, kConfigMaps, ns.name());
   ASSERT_TRUE(configmaps.create(namedObject("ConfigMap", "shared", "x")));
-  EXPECT_TRUE(eventually([&] { return second.value()->store().get(ns.name() + "/shared") != nullptr; }));
+  EXPECT_TRUE(
+      eventually([&] { return second.value()->store().get(ns.name() + "/shared") != nullptr; }));
 
   first.value().release();
   EXPECT_EQ(manager.liveInformerCount(), 1u);

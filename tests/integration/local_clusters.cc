@@ -107,9 +107,9 @@ std::string LocalClusters::env(const std::string& key) const {
 
 int LocalClusters::script(const std::string& arguments) const {
   int status = 0;
-  const std::string output = runCommand("KF_RUN_DIR='" + run_dir_ + "' '" + KF_SOURCE_DIR +
-                                            "/hack/local-clusters.sh' " + arguments,
-                                        &status);
+  const std::string output = runCommand(
+      "KF_RUN_DIR='" + run_dir_ + "' '" + KF_SOURCE_DIR + "/hack/local-clusters.sh' " + arguments,
+      &status);
   if (status != 0) ADD_FAILURE() << "local-clusters.sh " << arguments << ":\n" << output;
   return status;
 }
@@ -127,9 +127,8 @@ int LocalClusters::kubectl(const std::string& context, const std::string& argume
 TestNamespace::TestNamespace(RestClient& client, const std::string& prefix)
     : client_(client), name_(prefix + "-" + uniqueSuffix()) {
   ResourceClient namespaces(client_, {"", "v1", "namespaces", false});
-  auto created = namespaces.create({{"apiVersion", "v1"},
-                                    {"kind", "Namespace"},
-                                    {"metadata", {{"name", name_}}}});
+  auto created = namespaces.create(
+      {{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", name_}}}});
   EXPECT_TRUE(created) << (created ? "" : created.error().describe());
 }
 

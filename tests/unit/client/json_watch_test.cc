@@ -31,16 +31,16 @@ class ChunkedStream final : public ResponseStream {
 };
 
 TEST(JsonWatchTest, SplitsEventsAcrossAndWithinChunks) {
-  auto watch = makeJsonWatch(
-      std::make_unique<ChunkedStream>(std::deque<std::string>{
-          R"({"type":"ADDED","object":{"metadata":{"name":"a"}}})"
-          "\n"
-          R"({"type":"MODIFIED","obj)",
-          R"(ect":{"metadata":{"name":"a","resourceVersion":"2"}}})"
-          "\n\n"
-          R"({"type":"BOOKMARK","object":{"metadata":{"resourceVersion":"9"}}})"
-          "\n"}),
-      std::nullopt);
+  auto watch =
+      makeJsonWatch(std::make_unique<ChunkedStream>(std::deque<std::string>{
+                        R"({"type":"ADDED","object":{"metadata":{"name":"a"}}})"
+                        "\n"
+                        R"({"type":"MODIFIED","obj)",
+                        R"(ect":{"metadata":{"name":"a","resourceVersion":"2"}}})"
+                        "\n\n"
+                        R"({"type":"BOOKMARK","object":{"metadata":{"resourceVersion":"9"}}})"
+                        "\n"}),
+                    std::nullopt);
   std::vector<WatchEventType> types;
   while (true) {
     auto event = watch->next();
@@ -53,9 +53,9 @@ TEST(JsonWatchTest, SplitsEventsAcrossAndWithinChunks) {
 }
 
 TEST(JsonWatchTest, ReportsUndecodableEvent) {
-  auto watch = makeJsonWatch(
-      std::make_unique<ChunkedStream>(std::deque<std::string>{"{\"type\":\"NOPE\",\"object\":{}}\n"}),
-      std::nullopt);
+  auto watch = makeJsonWatch(std::make_unique<ChunkedStream>(
+                                 std::deque<std::string>{"{\"type\":\"NOPE\",\"object\":{}}\n"}),
+                             std::nullopt);
   auto event = watch->next();
   ASSERT_FALSE(event);
   EXPECT_EQ(event.error().reason, Reason::kBadResponse);

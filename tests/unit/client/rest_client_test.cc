@@ -16,14 +16,14 @@ using testing::FakeClock;
 using testing::FakeTransport;
 using testing::response;
 
-constexpr const char* kUnavailable = R"({"kind":"Status","reason":"ServiceUnavailable","code":503})";
+constexpr const char* kUnavailable =
+    R"({"kind":"Status","reason":"ServiceUnavailable","code":503})";
 constexpr const char* kThrottled = R"({"kind":"Status","reason":"TooManyRequests","code":429})";
 
 class RestClientTest : public ::testing::Test {
  protected:
-  RestClient makeClient(RetryPolicy retry = {.max_attempts = 3,
-                                             .initial_backoff = 0ms,
-                                             .max_backoff = 0ms}) {
+  RestClient makeClient(RetryPolicy retry = {
+                            .max_attempts = 3, .initial_backoff = 0ms, .max_backoff = 0ms}) {
     RestConfig config;
     config.server = "https://127.0.0.1:6443";
     config.bearer_token = "s3cret";
@@ -54,7 +54,8 @@ class RestClientTest : public ::testing::Test {
 TEST_F(RestClientTest, SendsAuthAndAcceptHeadersAndEncodedQuery) {
   auto client = makeClient();
   transport_->enqueue(response(200, "{}"));
-  auto result = client.send({.path = "/api/v1/configmaps", .query = {{"labelSelector", "a=b,c in (d)"}}});
+  auto result =
+      client.send({.path = "/api/v1/configmaps", .query = {{"labelSelector", "a=b,c in (d)"}}});
   ASSERT_TRUE(result);
   const auto sent = transport_->requests().at(0);
   EXPECT_EQ(sent.target, "/api/v1/configmaps?labelSelector=a%3Db%2Cc%20in%20%28d%29");
@@ -127,8 +128,8 @@ TEST_F(RestClientTest, ResourceClientBuildsPathsAndDeleteOptions) {
   transport_->enqueue(response(200, "{}"));
   ResourceClient deployments(client, {"apps", "v1", "deployments", true}, "ns1");
   ASSERT_TRUE(deployments.get("web"));
-  ASSERT_TRUE(deployments.remove("web", {.propagation_policy = "Orphan",
-                                         .precondition_uid = "u-1"}));
+  ASSERT_TRUE(
+      deployments.remove("web", {.propagation_policy = "Orphan", .precondition_uid = "u-1"}));
   const auto sent = transport_->requests();
   EXPECT_EQ(sent[0].target, "/apis/apps/v1/namespaces/ns1/deployments/web");
   EXPECT_EQ(sent[1].method, "DELETE");

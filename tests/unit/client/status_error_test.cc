@@ -6,10 +6,11 @@ namespace kf {
 namespace {
 
 TEST(StatusErrorTest, MapsNotFoundStatus) {
-  const auto error = errorFromResponse(404, R"({"kind":"Status","apiVersion":"v1","status":"Failure",
+  const auto error =
+      errorFromResponse(404, R"({"kind":"Status","apiVersion":"v1","status":"Failure",
       "message":"configmaps \"x\" not found","reason":"NotFound",
       "details":{"name":"x","kind":"configmaps"},"code":404})",
-                                       std::nullopt);
+                        std::nullopt);
   EXPECT_TRUE(isNotFound(error));
   EXPECT_EQ(error.http_code, 404);
   EXPECT_EQ(error.message, "configmaps \"x\" not found");

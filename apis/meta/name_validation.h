@@ -1,0 +1,33 @@
+#pragma once
+// Kubernetes name rules (apimachinery util/validation) with their exact messages, and the
+// field-error wrappers KubeFed's validators build from them.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "apis/meta/field_errors.h"
+
+namespace kf::meta {
+
+// Empty when valid; otherwise the messages IsDNS1123Subdomain returns.
+std::vector<std::string> dns1123SubdomainErrors(std::string_view value);
+// Empty when valid; otherwise the messages IsDNS1035Label returns.
+std::vector<std::string> dns1035LabelErrors(std::string_view value);
+
+// One Invalid error per message, with the value quoted.
+ErrorList validateDns1123Subdomain(std::string_view value, const FieldPath& path);
+ErrorList validateDns1035Label(std::string_view value, const FieldPath& path);
+
+// net.ParseIP: dotted IPv4 or IPv6 text (no brackets, no zone).
+bool isValidIp(std::string_view value);
+
+}  // namespace kf::meta
+
+namespace kf::meta {
+
+// KubeFed's enum rule: "" is Required, anything outside `accepted` is Unsupported.
+ErrorList validateEnumString(std::string_view value, const FieldPath& path,
+                             const std::vector<std::string>& accepted);
+
+}  // namespace kf::meta

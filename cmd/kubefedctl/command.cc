@@ -1,0 +1,70 @@
+#include "cmd/kubefedctl/command.h"
+
+#include <cstdlib>
+
+#include "federation/client/kubeconfig.h"
+
+namespace kf::kubefedctl {
+namespace {
+
+std::string envOrEmpty(const char* name) {
+  const char* value = std::getenv(name);
+  return value == nullptr ? "" : value;
+}
+
+}  // namespace
+
+void GlobalOptions::addTo(FlagSet& flags) {
+  flags.addString("kubeconfig", 0, &kubeconfig,
+                  "Path to the kubeconfig file to use for CLI requests.");
+  flags.addString("host-cluster-context", 0, &host_cluster_context, "Host cluster context");
+  flags.addString(
+      "kubefed-namespace", 0, &kubefed_namespace,
+      "Namespace in the host cluster where the KubeFed system components are installed. "
+      "This namespace will also be the target of propagation if the controller manager "
+      "is configured with --scope and this value is not provided.");
+  flags.addBool("dry-run", 0, &dry_run,
+                "Run the command in dry-run mode, without making any server requests.");
+}
+
+Result<std::unique_ptr<RestClient>> GlobalOptions::hostClient() const {
+  KubeconfigOptions options;
+  options.kubeconfig_path = kubeconfig;
+  options.context = host_cluster_context;
+  options.kubeconfig_env = envOrEmpty("KUBECONFIG");
+  options.home = envOrEmpty("HOME");
+  KF_TRY(config, loadRestConfig(options));
+  config.user_agent = "kubefedctl";
+  // A CLI makes a burst of discovery requests; kubectl's own limits are of this order.
+  config.qps = 50;
+  config.burst = 100;
+  return RestClient::create(config);
+}
+
+void printHelp(const HelpText& help, const FlagSet& flags, std::ostream& out) {
+  out << (help.long_text.empty() ? help.short_text : help.long_text) << "\n\n";
+  out << "Usage:\n  kubefedctl " << help.use << " [flags]\n\n";
+  if (!help.examples.empty()) out << "Examples:\n" << help.examples << "\n\n";
+  out << "Flags:\n" << flags.usage();
+}
+
+int parseOrExit(FlagSet& flags, const std::vector<std::string>& args, const HelpText& help,
+                Streams streams) {
+  if (!flags.parse(args, streams.err)) {
+    streams.err << "Error: " << flags.error() << "\n";
+    printHelp(help, flags, streams.err);
+    return kUsageExitCode;
+  }
+  if (flags.helpRequested()) {
+    printHelp(help, flags, streams.out);
+    return 0;
+  }
+  return -1;
+}
+
+int fail(const std::string& message, Streams streams) {
+  streams.err << "Error: " << message << "\n";
+  return kFailureExitCode;
+}
+
+}  // namespace kf::kubefedctl

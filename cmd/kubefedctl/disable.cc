@@ -1,0 +1,196 @@
+#include "cmd/kubefedctl/disable.h"
+
+#include <chrono>
+#include <thread>
+
+#include "cmd/kubefedctl/host_resources.h"
+#include "federation/client/discovery.h"
+#include "federation/client/resource_client.h"
+#include "federation/crdgen/lookup.h"
+#include "federation/crdgen/names.h"
+#include "federation/crdgen/type_config.h"
+
+namespace kf::kubefedctl {
+namespace {
+
+const HelpText kHelp{
+    "disable NAME", "Disables propagation of a Kubernetes API type",
+    "Disables propagation of a Kubernetes API type. This command can also optionally delete the\n"
+    "API resources added by the `enable` command.\n\n"
+    "Current context is assumed to be a Kubernetes cluster hosting the kubefed control plane.\n"
+    "Please use the --host-cluster-context flag otherwise.",
+    "  # Disable propagation of the kubernetes API type 'Deployment', named in "
+    "FederatedTypeConfig\n"
+    "  # as 'deployments.apps'\n"
+    "  kubefedctl disable deployments.apps\n\n"
+    "  # Disable propagation of the kubernetes API type 'Deployment', named in "
+    "FederatedTypeConfig\n"
+    "  # as 'deployments.apps', and delete the corresponding Federated API resource\n"
+    "  kubefedctl disable deployments.apps --delete-crd"};
+
+constexpr std::chrono::milliseconds kStopPollInterval{100};
+constexpr std::chrono::milliseconds kStopTimeout{10'000};
+
+struct DisableFlags {
+  GlobalOptions global;
+  bool delete_crd = false;
+  std::string federated_group = kDefaultFederatedGroup;
+  std::string target_version;
+
+  void addTo(FlagSet& flags) {
+    global.addTo(flags);
+    flags.addBool("delete-crd", 0, &delete_crd,
+                  "Whether to remove the API resource added by 'enable'.");
+    flags.addString("federated-group", 0, &federated_group,
+                    "Name of the API group to use for deleting the federated CRD type when the "
+                    "FederatedTypeConfig resource does not exist. Only used with --delete-crd.");
+    flags.addString("version", 0, &target_version,
+                    "Optional, the API version of the target type. Only used with --delete-crd.");
+  }
+};
+
+std::string qualified(const std::string& ns, const std::string& name) { return ns + "/" + name; }
+
+// "deployments.apps" is an FTC name already; anything else is resolved like `enable` does.
+Result<std::string> typeConfigName(RestClient& client, const std::string& name,
+                                   const std::string& version) {
+  if (name.find('.') != std::string::npos) return name;
+  DiscoveryClient discovery(client);
+  KF_TRY(target, lookupApiResource(discovery, name, version));
+  return groupQualifiedName(target.name, target.group);
+}
+
+// The federated CRD's name when no FTC records it: what `enable` would have generated.
+Result<std::string> generatedCrdName(RestClient& client, const std::string& ftc_name,
+                                     const DisableFlags& flags) {
+  DiscoveryClient discovery(client);
+  KF_TRY(target, lookupApiResource(discovery, ftc_name, flags.target_version));
+  EnableTypeDirective directive;
+  directive.federated_group = flags.federated_group;
+  return federatedTypeFor(target, directive).crdName();
+}
+
+GroupVersionResource federatedResource(const Json& type_config) {
+  const Json& fed = type_config["spec"]["federatedType"];
+  return {fed.value("group", ""), fed.value("version", ""), fed.value("pluralName", ""),
+          fed.value("scope", "") == "Namespaced"};
+}
+
+std::string crdNameOf(const Json& type_config) {
+  const auto resource = federatedResource(type_config);
+  return resource.resource + "." + resource.group;
+}
+
+Status requireNoInstances(RestClient& client, const Json& type_config) {
+  ResourceClient instances(client, federatedResource(type_config));
+  auto listed = instances.list({.limit = 1});
+  if (!listed)
+    return isNotFound(listed.error()) ? boost::outcome_v2::success() : Status(listed.error());
+  if (listed.value().items.empty()) return boost::outcome_v2::success();
+  return makeError(Reason::kInvalid,
+                   "Cannot delete CRD \"" + crdNameOf(type_config) +
+                       "\" while resource instances exist. Please delete all resources of this "
+                       "type before disabling with --delete-crd.");
+}
+
+Status disablePropagation(ResourceClient& type_configs, const Json& type_config,
+                          const std::string& ns, std::ostream& out) {
+  if (type_config["spec"].value("propagation", "") != "Enabled") {
+    return boost::outcome_v2::success();
+  }
+  KF_TRYV(type_configs.patch(objectName(type_config), PatchType::kMerge,
+                             R"({"spec":{"propagation":"Disabled"}})"));
+  out << "Disabled propagation for FederatedTypeConfig \"" << qualified(ns, objectName(type_config))
+      << "\"\n";
+  return boost::outcome_v2::success();
+}
+
+// The controller manager reports it stopped the sync controller in the FTC's status.
+Status waitPropagationStopped(ResourceClient& type_configs, const std::string& name,
+                              const std::string& ns, std::ostream& out) {
+  const auto deadline = std::chrono::steady_clock::now() + kStopTimeout;
+  while (true) {
+    KF_TRY(current, type_configs.get(name));
+    if (current.value("status", Json::object()).value("propagationController", "") ==
+        "NotRunning") {
+      out << "Propagation controller for FederatedTypeConfig \"" << qualified(ns, name)
+          << "\" is stopped\n";
+      return boost::outcome_v2::success();
+    }
+    if (std::chrono::steady_clock::now() >= deadline) {
+      return makeError(Reason::kTimeout,
+                       "Error verifying propagation controller is stopped for "
+                       "FederatedTypeConfig \"" +
+                           qualified(ns, name) + "\": timed out waiting for the condition");
+    }
+    std::this_thread::sleep_for(kStopPollInterval);
+  }
+}
+
+Status deleteCrd(RestClient& client, const std::string& name, std::ostream& out) {
+  auto removed = ResourceClient(client, kCrds).remove(name);
+  if (!removed && !isNotFound(removed.error())) return removed.error();
+  out << "customresourcedefinition \"" << name << "\" deleted\n";
+  return boost::outcome_v2::success();
+}
+
+Status disable(RestClient& client, const std::string& name, const DisableFlags& flags,
+               std::ostream& out) {
+  const std::string& ns = flags.global.kubefed_namespace;
+  KF_TRY(ftc_name, typeConfigName(client, name, flags.target_version));
+  ResourceClient type_configs(client, kTypeConfigs, ns);
+  auto found = type_configs.get(ftc_name);
+  if (!found && !isNotFound(found.error())) return found.error();
+  if (!found) {
+    out << "FederatedTypeConfig \"" << qualified(ns, ftc_name) << "\" does not exist\n";
+  }
+  if (flags.global.dry_run) return boost::outcome_v2::success();
+
+  std::string crd_name;
+  if (found) {
+    const Json& type_config = found.value();
+    if (flags.delete_crd) {
+      KF_TRYV(requireNoInstances(client, type_config));
+    }
+    KF_TRYV(disablePropagation(type_configs, type_config, ns, out));
+    KF_TRYV(waitPropagationStopped(type_configs, ftc_name, ns, out));
+    crd_name = crdNameOf(type_config);
+  } else if (flags.delete_crd) {
+    KF_TRY(generated, generatedCrdName(client, ftc_name, flags));
+    crd_name = generated;
+  }
+  if (flags.delete_crd) {
+    KF_TRYV(deleteCrd(client, crd_name, out));
+  }
+  if (found) {
+    auto removed = type_configs.remove(ftc_name);
+    if (!removed && !isNotFound(removed.error())) return removed.error();
+    out << "federatedtypeconfig \"" << qualified(ns, ftc_name) << "\" deleted\n";
+  }
+  return boost::outcome_v2::success();
+}
+
+}  // namespace
+
+int runDisable(const std::vector<std::string>& args, Streams streams) {
+  DisableFlags options;
+  FlagSet flags;
+  options.addTo(flags);
+  if (int code = parseOrExit(flags, args, kHelp, streams); code >= 0) return code;
+  if (flags.positional().size() != 1) return fail("NAME is required", streams);
+  if (!options.delete_crd && flags.changed("version")) {
+    return fail("--version flag valid only with --delete-crd", streams);
+  }
+  if (!options.delete_crd && flags.changed("federated-group")) {
+    return fail("--kubefed-group flag valid only with --delete-crd", streams);
+  }
+  auto client = options.global.hostClient();
+  if (!client) return fail(client.error().message, streams);
+  if (auto done = disable(*client.value(), flags.positional().front(), options, streams.out);
+      !done) {
+    return fail(done.error().message, streams);
+  }
+  return 0;
+}
+
+}  // namespace kf::kubefedctl

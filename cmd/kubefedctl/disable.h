@@ -1,0 +1,13 @@
+#pragma once
+// `kubefedctl disable NAME` (spec §3.4).
+
+#include <string>
+#include <vector>
+
+#include "cmd/kubefedctl/command.h"
+
+namespace kf::kubefedctl {
+
+int runDisable(const std::vector<std::string>& args, Streams streams);
+
+}  // namespace kf::kubefedctl

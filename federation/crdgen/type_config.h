@@ -1,0 +1,78 @@
+#pragma once
+// What `kubefedctl enable` generates for one target type (spec §1.6, §1.7): the
+// FederatedTypeConfig and the CRD of Federated<Kind>. Pure functions of discovery data, the
+// target's schema and the directive, so they are tested without a server.
+//
+// Documents are ordered_json: their key order is the order `-o yaml` prints (the field order of
+// KubeFed's Go structs; schema properties alphabetical, as Go marshals maps).
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "federation/client/discovery.h"
+#include "federation/client/object.h"
+
+namespace kf {
+
+using OrderedJson = nlohmann::ordered_json;
+
+inline constexpr const char* kDefaultFederatedGroup = "types.kubefed.io";
+inline constexpr const char* kDefaultFederatedVersion = "v1beta1";
+inline constexpr const char* kKubefedGroup = "core.kubefed.io";
+inline constexpr const char* kKubefedApiVersion = "core.kubefed.io/v1beta1";
+
+// The EnableTypeDirective file format (not a served API) and the flags it mirrors.
+struct EnableTypeDirective {
+  std::string target_name;  // metadata.name: the NAME argument
+  std::string target_version;
+  std::string federated_group = kDefaultFederatedGroup;
+  std::string federated_version = kDefaultFederatedVersion;
+};
+
+// Reads a directive document (defaults first, then the file's values).
+Result<EnableTypeDirective> directiveFromJson(const Json& document);
+
+// The federated type KubeFed derives for a target.
+struct FederatedTypeInfo {
+  std::string group;
+  std::string version;
+  std::string kind;    // Federated<Kind>
+  std::string plural;  // federated<plural>
+  bool namespaced = false;
+  std::string crdName() const { return plural + "." + group; }
+};
+
+FederatedTypeInfo federatedTypeFor(const ApiResourceInfo& target,
+                                   const EnableTypeDirective& directive);
+
+// Target short names with an "f" prefix: deploy -> fdeploy.
+std::vector<std::string> federatedShortNames(const ApiResourceInfo& target);
+
+// The FederatedTypeConfig, without namespace or status.
+OrderedJson generateTypeConfig(const ApiResourceInfo& target, const EnableTypeDirective& directive);
+
+// Whether a target schema (an openAPIV3Schema, `spec` already inline) declares
+// spec.replicas as integer/int32: only then do federated objects get `retainReplicas`.
+bool declaresInt32Replicas(const Json& target_schema);
+
+// The openAPIV3Schema of Federated<Kind>. Without a target schema `template` is not declared
+// (KubeFed behaves the same way; the server then prunes templates).
+OrderedJson federatedValidationSchema(const std::optional<Json>& target_schema);
+
+// The apiextensions.k8s.io/v1 CRD of Federated<Kind>.
+OrderedJson generateFederatedCrd(const ApiResourceInfo& target,
+                                 const std::optional<Json>& target_schema,
+                                 const EnableTypeDirective& directive);
+
+struct EnableResources {
+  OrderedJson type_config;
+  OrderedJson crd;
+};
+
+EnableResources generateEnableResources(const ApiResourceInfo& target,
+                                        const std::optional<Json>& target_schema,
+                                        const EnableTypeDirective& directive);
+
+}  // namespace kf

@@ -1,0 +1,208 @@
+#include "federation/crdgen/yaml_json.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <regex>
+#include <sstream>
+
+namespace kf {
+namespace {
+
+using OJson = nlohmann::ordered_json;
+
+bool readsAsNonString(const std::string& text) {
+  static const std::regex kSpecial(
+      "^(~|null|Null|NULL|true|True|TRUE|false|False|FALSE|y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|"
+      "off|Off|OFF|[-+]?[0-9][0-9_]*(\\.[0-9_]*)?([eE][-+]?[0-9]+)?|[-+]?\\.[0-9]+([eE][-+]?[0-9]+)"
+      "?|0x[0-9a-fA-F]+|0o[0-7]+|[-+]?\\.(inf|Inf|INF)|\\.(nan|NaN|NAN))$");
+  return std::regex_match(text, kSpecial);
+}
+
+bool needsQuotes(const std::string& text) {
+  if (text.empty() || readsAsNonString(text)) return true;
+  if (text.front() == ' ' || text.back() == ' ') return true;
+  if (std::string("-?:,[]{}#&*!|>'\"%@`").find(text.front()) != std::string::npos) {
+    // "-x" and "?x" are fine plain; a lone indicator or one followed by a space is not.
+    if (!((text.front() == '-' || text.front() == '?' || text.front() == ':') && text.size() > 1 &&
+          text[1] != ' ')) {
+      return true;
+    }
+  }
+  if (text.back() == ':') return true;
+  return text.find(": ") != std::string::npos || text.find(" #") != std::string::npos;
+}
+
+bool hasControl(const std::string& text) {
+  for (unsigned char c : text) {
+    if (c < 0x20) return true;
+  }
+  return false;
+}
+
+std::string doubleQuoted(const std::string& text) {
+  std::string out = "\"";
+  for (unsigned char c : text) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      default:
+        if (c < 0x20) {
+          char buffer[8];
+          std::snprintf(buffer, sizeof(buffer), "\\x%02x", c);
+          out += buffer;
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  return out + "\"";
+}
+
+std::string scalar(const OJson& value) {
+  if (value.is_null()) return "null";
+  if (value.is_string()) {
+    const auto& text = value.get_ref<const std::string&>();
+    if (hasControl(text)) return doubleQuoted(text);
+    if (needsQuotes(text)) {
+      std::string quoted = "'";
+      for (char c : text) quoted += c == '\'' ? std::string("''") : std::string(1, c);
+      return quoted + "'";
+    }
+    return text;
+  }
+  return value.dump();
+}
+
+bool isEmptyCollection(const OJson& value) {
+  return (value.is_object() || value.is_array()) && value.empty();
+}
+
+std::string emptyCollection(const OJson& value) { return value.is_object() ? "{}" : "[]"; }
+
+void emit(const OJson& value, int indent, std::ostringstream& out);
+
+// A value that follows "key:" or "- ": inline when scalar or empty, else on the next lines.
+void emitAfterKey(const OJson& value, int child_indent, std::ostringstream& out) {
+  if (isEmptyCollection(value)) {
+    out << " " << emptyCollection(value) << "\n";
+  } else if (value.is_object()) {
+    out << "\n";
+    emit(value, child_indent, out);
+  } else if (value.is_array()) {
+    out << "\n";
+    // Sequences sit at the indentation of their key, as kubectl prints them.
+    emit(value, child_indent - 2, out);
+  } else {
+    out << " " << scalar(value) << "\n";
+  }
+}
+
+void emitSequenceItem(const OJson& item, int indent, std::ostringstream& out) {
+  const std::string pad(static_cast<size_t>(indent), ' ');
+  if (item.is_object() && !item.empty()) {
+    // The first key shares the "- " line; the rest align under it.
+    std::ostringstream nested;
+    emit(item, indent + 2, nested);
+    std::string text = nested.str();
+    out << pad << "- " << text.substr(static_cast<size_t>(indent) + 2);
+  } else if (item.is_array() && !item.empty()) {
+    std::ostringstream nested;
+    emit(item, indent + 2, nested);
+    std::string text = nested.str();
+    out << pad << "- " << text.substr(static_cast<size_t>(indent) + 2);
+  } else {
+    out << pad << "-";
+    emitAfterKey(item, indent + 2, out);
+  }
+}
+
+void emit(const OJson& value, int indent, std::ostringstream& out) {
+  const std::string pad(static_cast<size_t>(indent), ' ');
+  if (value.is_object()) {
+    for (const auto& [key, child] : value.items()) {
+      out << pad << scalar(OJson(key)) << ":";
+      emitAfterKey(child, indent + 2, out);
+    }
+  } else if (value.is_array()) {
+    for (const auto& item : value) emitSequenceItem(item, indent, out);
+  } else {
+    out << pad << scalar(value) << "\n";
+  }
+}
+
+Json scalarToJson(const YAML::Node& node) {
+  const std::string& text = node.Scalar();
+  if (node.Tag() == "!" || node.Tag() == "tag:yaml.org,2002:str") return text;
+  if (text == "~" || text == "null" || text == "Null" || text == "NULL" || text.empty()) {
+    return nullptr;
+  }
+  if (text == "true" || text == "True" || text == "TRUE") return true;
+  if (text == "false" || text == "False" || text == "FALSE") return false;
+  static const std::regex kInt("^[-+]?[0-9]+$");
+  static const std::regex kFloat("^[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?$");
+  try {
+    if (std::regex_match(text, kInt)) return std::stoll(text);
+    if (std::regex_match(text, kFloat)) return std::stod(text);
+  } catch (const std::exception&) {
+    // Out of range: keep the text.
+  }
+  return text;
+}
+
+Json nodeToJson(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Null:
+    case YAML::NodeType::Undefined:
+      return nullptr;
+    case YAML::NodeType::Scalar:
+      return scalarToJson(node);
+    case YAML::NodeType::Sequence: {
+      Json out = Json::array();
+      for (const auto& item : node) out.push_back(nodeToJson(item));
+      return out;
+    }
+    case YAML::NodeType::Map: {
+      Json out = Json::object();
+      for (const auto& entry : node) out[entry.first.as<std::string>()] = nodeToJson(entry.second);
+      return out;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::string toYaml(const OJson& value) {
+  std::ostringstream out;
+  if (isEmptyCollection(value)) return emptyCollection(value) + "\n";
+  emit(value, 0, out);
+  return out.str();
+}
+
+Result<std::vector<Json>> yamlDocumentsToJson(const std::string& text) {
+  std::vector<Json> documents;
+  try {
+    for (const auto& node : YAML::LoadAll(text)) {
+      if (node.IsNull() || !node.IsDefined()) continue;
+      documents.push_back(nodeToJson(node));
+    }
+  } catch (const YAML::Exception& e) {
+    return makeError(Reason::kInvalid, std::string("error parsing YAML: ") + e.what());
+  }
+  return documents;
+}
+
+}  // namespace kf

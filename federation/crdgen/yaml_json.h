@@ -1,0 +1,22 @@
+#pragma once
+// YAML in and out for kubefedctl: `-o yaml` prints documents as kubectl does (block style,
+// sequences not indented under their key, strings quoted only when YAML would misread them);
+// `-f` reads YAML documents into JSON.
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "federation/client/api_error.h"
+#include "federation/client/object.h"
+
+namespace kf {
+
+// One YAML document (no leading "---"), keys in the order of `value`.
+std::string toYaml(const nlohmann::ordered_json& value);
+
+// Every non-empty document of a YAML stream. Plain scalars become null, booleans, integers or
+// floats when they read as such (YAML 1.2 core schema); quoted scalars stay strings.
+Result<std::vector<Json>> yamlDocumentsToJson(const std::string& text);
+
+}  // namespace kf

@@ -1,0 +1,431 @@
+// The built kubefedctl binary against the real host cluster: enable, -o yaml, -f, disable.
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "federation/client/resource_client.h"
+#include "tests/integration/local_clusters.h"
+
+namespace kf::integration {
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* kKubefedNamespace = "kube-federation-system";
+const GroupVersionResource kCrds{"apiextensions.k8s.io", "v1", "customresourcedefinitions", false};
+const GroupVersionResource kTypeConfigs{"core.kubefed.io", "v1beta1", "federatedtypeconfigs", true};
+const GroupVersionResource kNamespaces{"", "v1", "namespaces", false};
+const GroupVersionResource kFederatedConfigMaps{"types.kubefed.io", "v1beta1",
+                                                "federatedconfigmaps", true};
+
+struct RunResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string readFile(const fs::path& path) {
+  std::ifstream file(path);
+  std::stringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+// <build>/tests/integration/integration_tests -> <build>/cmd/kubefedctl/kubefedctl
+fs::path kubefedctlBinary() {
+  return fs::read_symlink("/proc/self/exe").parent_path().parent_path().parent_path() / "cmd" /
+         "kubefedctl" / "kubefedctl";
+}
+
+std::string quoted(const std::string& arg) {
+  std::string out = "'";
+  for (char c : arg) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// Runs kubefedctl against the host cluster with `args`.
+RunResult kubefedctl(const std::vector<std::string>& args) {
+  const fs::path dir = fs::temp_directory_path() / ("kfctl-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::string command = quoted(kubefedctlBinary().string());
+  for (const auto& arg : args) command += " " + quoted(arg);
+  command += " --kubeconfig " + quoted(LocalClusters::get().kubeconfigPath()) +
+             " --host-cluster-context host";
+  command += " >" + quoted((dir / "out").string()) + " 2>" + quoted((dir / "err").string());
+  RunResult result;
+  const int status = std::system(command.c_str());
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.out = readFile(dir / "out");
+  result.err = readFile(dir / "err");
+  fs::remove_all(dir);
+  return result;
+}
+
+std::string describe(const RunResult& r) {
+  return "exit " + std::to_string(r.exit_code) + "\nstdout:\n" + r.out + "stderr:\n" + r.err;
+}
+
+bool isEstablished(const Json& crd) {
+  for (const auto& condition :
+       crd.value("status", Json::object()).value("conditions", Json::array())) {
+    if (condition.value("type", "") == "Established" && condition.value("status", "") == "True") {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The FTC CRD comes from the Helm chart when it is there; a permissive stand-in otherwise.
+Json minimalTypeConfigCrd() {
+  return Json::parse(R"({
+    "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+    "metadata": {"name": "federatedtypeconfigs.core.kubefed.io"},
+    "spec": {"group": "core.kubefed.io", "scope": "Namespaced",
+      "names": {"plural": "federatedtypeconfigs", "singular": "federatedtypeconfig",
+                "kind": "FederatedTypeConfig", "shortNames": ["ftc"]},
+      "versions": [{"name": "v1beta1", "served": true, "storage": true,
+        "subresources": {"status": {}},
+        "schema": {"openAPIV3Schema": {"type": "object",
+                                       "x-kubernetes-preserve-unknown-fields": true}}}]}})");
+}
+
+Json widgetCrd() {
+  return Json::parse(R"({
+    "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+    "metadata": {"name": "widgets.kfctl.example.com"},
+    "spec": {"group": "kfctl.example.com", "scope": "Namespaced",
+      "names": {"plural": "widgets", "singular": "widget", "kind": "Widget",
+                "shortNames": ["wdg"]},
+      "versions": [{"name": "v1", "served": true, "storage": true,
+        "schema": {"openAPIV3Schema": {"type": "object", "properties": {
+          "spec": {"type": "object", "properties": {
+            "replicas": {"type": "integer", "format": "int32"},
+            "size": {"type": "string"}}}}}}}]}})");
+}
+
+class KubefedctlTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    auto client = LocalClusters::get().client("host");
+    ResourceClient namespaces(*client, kNamespaces);
+    (void)namespaces.create(
+        {{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", kKubefedNamespace}}}});
+    const fs::path chart_crds = fs::path(__FILE__).parent_path().parent_path().parent_path() /
+                                "charts/kubefed/charts/controllermanager/crds/crds.yaml";
+    ResourceClient crds(*client, kCrds);
+    if (fs::exists(chart_crds)) {
+      std::string output;
+      if (LocalClusters::get().kubectl("host", "apply -f " + chart_crds.string(), &output) != 0) {
+        std::cerr << "applying the chart CRDs failed, using a minimal FTC CRD:\n" << output;
+      }
+    }
+    if (!crds.get("federatedtypeconfigs.core.kubefed.io")) {
+      (void)crds.create(minimalTypeConfigCrd());
+    }
+    ASSERT_TRUE(waitEstablished(*client, "federatedtypeconfigs.core.kubefed.io"));
+  }
+
+  // Other suites share the host: leave no federated type enabled.
+  static void TearDownTestSuite() {
+    auto client = LocalClusters::get().client("host");
+    (void)ResourceClient(*client, kTypeConfigs, kKubefedNamespace).remove("configmaps");
+    (void)ResourceClient(*client, kCrds).remove("federatedconfigmaps.types.kubefed.io");
+  }
+
+  static bool waitEstablished(RestClient& client, const std::string& name) {
+    ResourceClient crds(client, kCrds);
+    return eventually([&] {
+      auto crd = crds.get(name);
+      return crd && isEstablished(crd.value());
+    });
+  }
+
+  Result<Json> typeConfig(const std::string& name) {
+    return ResourceClient(*client_, kTypeConfigs, kKubefedNamespace).get(name);
+  }
+  Result<Json> crd(const std::string& name) { return ResourceClient(*client_, kCrds).get(name); }
+
+  // The federated object spec properties the CRD declares.
+  Json specProperties(const std::string& crd_name) {
+    auto found = crd(crd_name);
+    if (!found) return nullptr;
+    return found.value()["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]
+                        ["properties"];
+  }
+
+  // Marks the FTC's sync controller stopped, as a controller manager would after propagation is
+  // disabled; none runs in these tests.
+  void reportPropagationStopped(const std::string& name) {
+    ResourceClient type_configs(*client_, kTypeConfigs, kKubefedNamespace);
+    auto current = type_configs.get(name);
+    ASSERT_TRUE(current) << current.error().describe();
+    Json object = current.value();
+    object["status"] = {{"observedGeneration", object["metadata"].value("generation", 1)},
+                        {"propagationController", "NotRunning"}};
+    auto updated = type_configs.updateStatus(object);
+    ASSERT_TRUE(updated) << updated.error().describe();
+  }
+
+  // Best effort: leaves the host as the test found it, so the test can run again.
+  void removeType(const std::string& ftc_name, const std::string& crd_name) {
+    (void)ResourceClient(*client_, kTypeConfigs, kKubefedNamespace).remove(ftc_name);
+    (void)ResourceClient(*client_, kCrds).remove(crd_name);
+    eventually([&] { return !crd(crd_name) && !typeConfig(ftc_name); });
+  }
+
+  std::unique_ptr<RestClient> client_ = LocalClusters::get().client("host");
+};
+
+TEST_F(KubefedctlTest, EnablesConfigMapsAndReportsAnUpdateTheSecondTime) {
+  removeType("configmaps", "federatedconfigmaps.types.kubefed.io");
+  RunResult first = kubefedctl({"enable", "configmaps"});
+  ASSERT_EQ(first.exit_code, 0) << describe(first);
+  EXPECT_EQ(first.out,
+            "customresourcedefinition.apiextensions.k8s.io/federatedconfigmaps.types.kubefed.io "
+            "created\n"
+            "federatedtypeconfig.core.kubefed.io/configmaps created in namespace "
+            "kube-federation-system\n");
+  auto crd_object = crd("federatedconfigmaps.types.kubefed.io");
+  ASSERT_TRUE(crd_object);
+  EXPECT_TRUE(isEstablished(crd_object.value()));
+  EXPECT_EQ(crd_object.value()["spec"]["scope"], "Namespaced");
+  EXPECT_EQ(crd_object.value()["spec"]["names"]["shortNames"], Json({"fcm"}));
+  const Json spec = specProperties("federatedconfigmaps.types.kubefed.io");
+  EXPECT_TRUE(spec.contains("template"));
+  EXPECT_FALSE(spec.contains("retainReplicas"));
+
+  auto ftc = typeConfig("configmaps");
+  ASSERT_TRUE(ftc) << ftc.error().describe();
+  EXPECT_EQ(ftc.value()["spec"]["targetType"], Json({{"version", "v1"},
+                                                     {"kind", "ConfigMap"},
+                                                     {"pluralName", "configmaps"},
+                                                     {"scope", "Namespaced"}}));
+  EXPECT_EQ(ftc.value()["spec"]["federatedType"], Json({{"group", "types.kubefed.io"},
+                                                        {"version", "v1beta1"},
+                                                        {"kind", "FederatedConfigMap"},
+                                                        {"pluralName", "federatedconfigmaps"},
+                                                        {"scope", "Namespaced"}}));
+  EXPECT_EQ(ftc.value()["spec"]["propagation"], "Enabled");
+
+  RunResult second = kubefedctl({"enable", "cm"});
+  ASSERT_EQ(second.exit_code, 0) << describe(second);
+  EXPECT_EQ(second.out,
+            "customresourcedefinition.apiextensions.k8s.io/federatedconfigmaps.types.kubefed.io "
+            "updated\n"
+            "federatedtypeconfig.core.kubefed.io/configmaps updated in namespace "
+            "kube-federation-system\n");
+
+  RunResult other_group = kubefedctl({"enable", "configmaps", "--federated-group", "x.example.io"});
+  EXPECT_EQ(other_group.exit_code, 255) << describe(other_group);
+  EXPECT_NE(other_group.err.find("Federation is already enabled for \"configmaps\" with federated "
+                                 "type \"federatedconfigmaps.types.kubefed.io/v1beta1\""),
+            std::string::npos)
+      << describe(other_group);
+}
+
+TEST_F(KubefedctlTest, FederatedObjectsKeepTemplatePlacementAndOverrides) {
+  RunResult enabled = kubefedctl({"enable", "configmaps"});
+  ASSERT_EQ(enabled.exit_code, 0) << describe(enabled);
+  TestNamespace ns(*client_, "kfctl-fedobj");
+  ResourceClient federated(*client_, kFederatedConfigMaps, ns.name());
+  const Json spec = Json::parse(R"({
+    "template": {"metadata": {"labels": {"app": "web"}}, "data": {"key": "value"}},
+    "placement": {"clusters": [{"name": "member1"}],
+                  "clusterSelector": {"matchLabels": {"region": "eu"},
+                    "matchExpressions": [{"key": "tier", "operator": "In", "values": ["a"]}]}},
+    "overrides": [{"clusterName": "member1", "clusterOverrides": [
+      {"op": "replace", "path": "/data/key", "value": "other"},
+      {"path": "/metadata/labels/extra", "value": {"nested": [1, 2]}}]}]})");
+  auto created = federated.create({{"apiVersion", "types.kubefed.io/v1beta1"},
+                                   {"kind", "FederatedConfigMap"},
+                                   {"metadata", {{"name", "web"}}},
+                                   {"spec", spec}});
+  ASSERT_TRUE(created) << created.error().describe();
+  auto fetched = federated.get("web");
+  ASSERT_TRUE(fetched) << fetched.error().describe();
+  EXPECT_EQ(fetched.value()["spec"], spec);
+
+  Json bad_op = spec;
+  bad_op["overrides"][0]["clusterOverrides"][0]["op"] = "move";
+  auto rejected = federated.create({{"apiVersion", "types.kubefed.io/v1beta1"},
+                                    {"kind", "FederatedConfigMap"},
+                                    {"metadata", {{"name", "bad"}}},
+                                    {"spec", bad_op}});
+  ASSERT_FALSE(rejected);
+  EXPECT_TRUE(isInvalid(rejected.error())) << rejected.error().describe();
+  (void)federated.remove("web");
+}
+
+TEST_F(KubefedctlTest, EnablesDeploymentsWithRetainReplicas) {
+  RunResult enabled = kubefedctl({"enable", "deployments.apps"});
+  ASSERT_EQ(enabled.exit_code, 0) << describe(enabled);
+  EXPECT_NE(enabled.out.find("federatedtypeconfig.core.kubefed.io/deployments.apps "),
+            std::string::npos);
+  auto crd_object = crd("federateddeployments.types.kubefed.io");
+  ASSERT_TRUE(crd_object);
+  EXPECT_TRUE(isEstablished(crd_object.value()));
+  EXPECT_EQ(crd_object.value()["spec"]["names"]["shortNames"], Json({"fdeploy"}));
+  EXPECT_EQ(specProperties("federateddeployments.types.kubefed.io")["retainReplicas"],
+            Json({{"type", "boolean"}}));
+  auto ftc = typeConfig("deployments.apps");
+  ASSERT_TRUE(ftc);
+  EXPECT_EQ(ftc.value()["spec"]["targetType"]["group"], "apps");
+  removeType("deployments.apps", "federateddeployments.types.kubefed.io");
+}
+
+TEST_F(KubefedctlTest, EnablesNamespacesAsANamespacedFederatedType) {
+  RunResult enabled = kubefedctl({"enable", "namespaces"});
+  ASSERT_EQ(enabled.exit_code, 0) << describe(enabled);
+  auto crd_object = crd("federatednamespaces.types.kubefed.io");
+  ASSERT_TRUE(crd_object);
+  EXPECT_TRUE(isEstablished(crd_object.value()));
+  EXPECT_EQ(crd_object.value()["spec"]["scope"], "Namespaced");
+  auto ftc = typeConfig("namespaces");
+  ASSERT_TRUE(ftc);
+  EXPECT_EQ(ftc.value()["spec"]["targetType"]["scope"], "Cluster");
+  EXPECT_EQ(ftc.value()["spec"]["federatedType"]["scope"], "Namespaced");
+  removeType("namespaces", "federatednamespaces.types.kubefed.io");
+}
+
+TEST_F(KubefedctlTest, EnablesACustomResourceFromItsCrdSchema) {
+  ResourceClient crds(*client_, kCrds);
+  (void)crds.create(widgetCrd());
+  ASSERT_TRUE(waitEstablished(*client_, "widgets.kfctl.example.com"));
+  // Discovery of a new CRD can lag its Established condition.
+  RunResult enabled;
+  eventually([&] {
+    enabled = kubefedctl({"enable", "widgets.kfctl.example.com"});
+    return enabled.exit_code == 0;
+  });
+  ASSERT_EQ(enabled.exit_code, 0) << describe(enabled);
+  auto crd_object = crd("federatedwidgets.types.kubefed.io");
+  ASSERT_TRUE(crd_object);
+  EXPECT_TRUE(isEstablished(crd_object.value()));
+  EXPECT_EQ(crd_object.value()["spec"]["names"]["kind"], "FederatedWidget");
+  EXPECT_EQ(crd_object.value()["spec"]["names"]["shortNames"], Json({"fwdg"}));
+  const Json spec = specProperties("federatedwidgets.types.kubefed.io");
+  EXPECT_TRUE(spec.contains("template"));
+  EXPECT_TRUE(spec.contains("retainReplicas"));
+  auto ftc = typeConfig("widgets.kfctl.example.com");
+  ASSERT_TRUE(ftc);
+  EXPECT_EQ(ftc.value()["spec"]["targetType"]["kind"], "Widget");
+  removeType("widgets.kfctl.example.com", "federatedwidgets.types.kubefed.io");
+  (void)crds.remove("widgets.kfctl.example.com");
+}
+
+TEST_F(KubefedctlTest, PrintsYamlWithoutCreatingAnything) {
+  removeType("serviceaccounts", "federatedserviceaccounts.types.kubefed.io");
+  RunResult printed = kubefedctl({"enable", "sa", "-o", "yaml"});
+  ASSERT_EQ(printed.exit_code, 0) << describe(printed);
+  EXPECT_EQ(
+      printed.out.rfind("---\napiVersion: core.kubefed.io/v1beta1\nkind: FederatedTypeConfig\n"
+                        "metadata:\n  name: serviceaccounts\n",
+                        0),
+      0u)
+      << printed.out;
+  EXPECT_NE(printed.out.find("---\napiVersion: apiextensions.k8s.io/v1\nkind: "
+                             "CustomResourceDefinition\nmetadata:\n  name: "
+                             "federatedserviceaccounts.types.kubefed.io\n"),
+            std::string::npos);
+  EXPECT_FALSE(crd("federatedserviceaccounts.types.kubefed.io"));
+  EXPECT_FALSE(typeConfig("serviceaccounts"));
+}
+
+TEST_F(KubefedctlTest, EnablesFromAnEnableTypeDirectiveFile) {
+  const fs::path file =
+      fs::temp_directory_path() / ("kfctl-directive-" + std::to_string(::getpid()));
+  std::ofstream(file)
+      << "apiVersion: core.kubefed.io/v1beta1\nkind: EnableTypeDirective\n"
+         "metadata:\n  name: jobs.batch\nspec:\n  federatedGroup: kfctl.example.io\n";
+  RunResult enabled = kubefedctl({"enable", "-f", file.string()});
+  fs::remove(file);
+  ASSERT_EQ(enabled.exit_code, 0) << describe(enabled);
+  auto crd_object = crd("federatedjobs.kfctl.example.io");
+  ASSERT_TRUE(crd_object);
+  EXPECT_TRUE(isEstablished(crd_object.value()));
+  auto ftc = typeConfig("jobs.batch");
+  ASSERT_TRUE(ftc);
+  EXPECT_EQ(ftc.value()["spec"]["federatedType"]["group"], "kfctl.example.io");
+  removeType("jobs.batch", "federatedjobs.kfctl.example.io");
+}
+
+TEST_F(KubefedctlTest, ReportsUsageErrorsWithExitCode255) {
+  RunResult missing = kubefedctl({"enable", "nosuchthings"});
+  EXPECT_EQ(missing.exit_code, 255);
+  EXPECT_EQ(missing.err, "Error: Unable to find api resource named \"nosuchthings\".\n");
+  RunResult no_namespace = kubefedctl({"enable", "secrets", "--kubefed-namespace", "kfctl-absent"});
+  EXPECT_EQ(no_namespace.exit_code, 255);
+  EXPECT_EQ(no_namespace.err, "Error: KubeFed system namespace \"kfctl-absent\" does not exist\n");
+  RunResult version_flag = kubefedctl({"disable", "secrets", "--version", "v1"});
+  EXPECT_EQ(version_flag.exit_code, 255);
+  EXPECT_EQ(version_flag.err, "Error: --version flag valid only with --delete-crd\n");
+  RunResult group_flag = kubefedctl({"disable", "secrets", "--federated-group", "x.io"});
+  EXPECT_EQ(group_flag.exit_code, 255);
+  EXPECT_EQ(group_flag.err, "Error: --kubefed-group flag valid only with --delete-crd\n");
+  RunResult help = kubefedctl({"enable", "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("Examples:"), std::string::npos);
+}
+
+TEST_F(KubefedctlTest, DisablesAndDeletesTheCrd) {
+  RunResult enabled = kubefedctl({"enable", "secrets"});
+  ASSERT_EQ(enabled.exit_code, 0) << describe(enabled);
+  reportPropagationStopped("secrets");
+  RunResult disabled = kubefedctl({"disable", "secrets", "--delete-crd"});
+  ASSERT_EQ(disabled.exit_code, 0) << describe(disabled);
+  EXPECT_EQ(disabled.out,
+            "Disabled propagation for FederatedTypeConfig \"kube-federation-system/secrets\"\n"
+            "Propagation controller for FederatedTypeConfig \"kube-federation-system/secrets\" is "
+            "stopped\n"
+            "customresourcedefinition \"federatedsecrets.types.kubefed.io\" deleted\n"
+            "federatedtypeconfig \"kube-federation-system/secrets\" deleted\n");
+  EXPECT_FALSE(typeConfig("secrets"));
+  EXPECT_TRUE(eventually([&] { return !crd("federatedsecrets.types.kubefed.io"); }));
+
+  RunResult again = kubefedctl({"disable", "secrets"});
+  EXPECT_EQ(again.exit_code, 0) << describe(again);
+  EXPECT_EQ(again.out, "FederatedTypeConfig \"kube-federation-system/secrets\" does not exist\n");
+}
+
+TEST_F(KubefedctlTest, DisableRefusesToDeleteACrdWithInstances) {
+  RunResult enabled = kubefedctl({"enable", "configmaps"});
+  ASSERT_EQ(enabled.exit_code, 0) << describe(enabled);
+  TestNamespace ns(*client_, "kfctl-inst");
+  ResourceClient federated(*client_, kFederatedConfigMaps, ns.name());
+  ASSERT_TRUE(federated.create({{"apiVersion", "types.kubefed.io/v1beta1"},
+                                {"kind", "FederatedConfigMap"},
+                                {"metadata", {{"name", "keep"}}},
+                                {"spec", Json::object()}}));
+  RunResult refused = kubefedctl({"disable", "configmaps", "--delete-crd"});
+  EXPECT_EQ(refused.exit_code, 255);
+  EXPECT_NE(refused.err.find("Cannot delete CRD \"federatedconfigmaps.types.kubefed.io\" while "
+                             "resource instances exist"),
+            std::string::npos)
+      << describe(refused);
+  EXPECT_TRUE(typeConfig("configmaps"));
+  (void)federated.remove("keep");
+}
+
+TEST_F(KubefedctlTest, DisableTimesOutWithoutAControllerManager) {
+  RunResult enabled = kubefedctl({"enable", "services"});
+  ASSERT_EQ(enabled.exit_code, 0) << describe(enabled);
+  RunResult disabled = kubefedctl({"disable", "svc"});
+  EXPECT_EQ(disabled.exit_code, 255) << describe(disabled);
+  EXPECT_EQ(disabled.out,
+            "Disabled propagation for FederatedTypeConfig \"kube-federation-system/services\"\n");
+  EXPECT_EQ(disabled.err,
+            "Error: Error verifying propagation controller is stopped for FederatedTypeConfig "
+            "\"kube-federation-system/services\": timed out waiting for the condition\n");
+  auto ftc = typeConfig("services");
+  ASSERT_TRUE(ftc);
+  EXPECT_EQ(ftc.value()["spec"]["propagation"], "Disabled");
+  removeType("services", "federatedservices.types.kubefed.io");
+}
+
+}  // namespace
+}  // namespace kf::integration

@@ -1,0 +1,318 @@
+#include "apis/core/kubefed_cluster.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <ostream>
+
+#include "apis/core/validation.h"
+
+namespace kf::core {
+namespace {
+
+using meta::FieldPath;
+using testing::HasSubstr;
+using testing::IsEmpty;
+
+Json clusterJson() {
+  return Json::parse(R"({
+    "apiVersion": "core.kubefed.io/v1beta1",
+    "kind": "KubeFedCluster",
+    "metadata": {"name": "cluster1", "namespace": "kube-federation-system"},
+    "spec": {
+      "apiEndpoint": "https://192.0.2.10:6443",
+      "caBundle": "LS0tLS1CRUdJTi0tLS0t",
+      "secretRef": {"name": "cluster1-secret"},
+      "disabledTLSValidations": ["SubjectName"],
+      "proxyURL": "socks5://proxy:1080"
+    },
+    "status": {
+      "conditions": [
+        {"type": "Ready", "status": "True", "lastProbeTime": "2021-06-29T10:00:00Z",
+         "lastTransitionTime": "2021-06-29T09:00:00Z", "reason": "ClusterReady",
+         "message": "/healthz responded with ok"},
+        {"type": "Offline", "status": "False", "lastProbeTime": "2021-06-29T10:00:00Z"}
+      ],
+      "region": "eu"
+    }
+  })");
+}
+
+KubeFedCluster validCluster() { return KubeFedCluster::fromJson(clusterJson()).value(); }
+
+TEST(KubeFedClusterTest, ReadsFields) {
+  const auto cluster = validCluster();
+  EXPECT_EQ(cluster.spec.api_endpoint, "https://192.0.2.10:6443");
+  EXPECT_EQ(cluster.spec.ca_bundle, "LS0tLS1CRUdJTi0tLS0t");
+  EXPECT_EQ(cluster.spec.secret_ref.name, "cluster1-secret");
+  EXPECT_THAT(cluster.spec.disabled_tls_validations, testing::ElementsAre("SubjectName"));
+  EXPECT_EQ(cluster.spec.proxy_url, "socks5://proxy:1080");
+  ASSERT_TRUE(cluster.status.has_value());
+  ASSERT_EQ(cluster.status->conditions.size(), 2u);
+  EXPECT_EQ(cluster.status->conditions[0].reason, "ClusterReady");
+  EXPECT_FALSE(cluster.status->conditions[1].reason.has_value());
+  EXPECT_EQ(cluster.status->region, "eu");
+}
+
+TEST(KubeFedClusterTest, RoundTripKeepsUnknownFields) {
+  Json json = clusterJson();
+  json["top"] = 1;
+  json["spec"]["future"] = {{"a", "b"}};
+  json["spec"]["secretRef"]["namespace"] = "other";
+  json["status"]["conditions"][1]["extra"] = Json::array();
+  json["status"]["observed"] = 3;
+  auto cluster = KubeFedCluster::fromJson(json);
+  ASSERT_TRUE(cluster) << cluster.error().message;
+  EXPECT_EQ(cluster.value().toJson(), json);
+}
+
+TEST(KubeFedClusterTest, RoundTripWithoutOptionalFields) {
+  const Json json = Json::parse(R"({
+    "metadata": {"name": "c"},
+    "spec": {"apiEndpoint": "https://c", "secretRef": {"name": "s"}}
+  })");
+  const auto cluster = KubeFedCluster::fromJson(json).value();
+  EXPECT_FALSE(cluster.status.has_value());
+  EXPECT_EQ(cluster.toJson(), json);
+}
+
+TEST(KubeFedClusterTest, WrongTypesNameThePath) {
+  Json json = clusterJson();
+  json["spec"]["disabledTLSValidations"][0] = 5;
+  EXPECT_EQ(KubeFedCluster::fromJson(json).error().message,
+            "spec.disabledTLSValidations[0]: expected string");
+  json = clusterJson();
+  json["status"]["conditions"][1]["type"] = true;
+  EXPECT_EQ(KubeFedCluster::fromJson(json).error().message,
+            "status.conditions[1].type: expected string");
+}
+
+TEST(KubeFedClusterValidationTest, ValidPassesForSpecAndStatus) {
+  for (bool status : {true, false})
+    EXPECT_THAT(validateKubeFedCluster(validCluster(), status), IsEmpty());
+}
+
+TEST(KubeFedClusterValidationTest, SpecAndStatusAreWired) {
+  KubeFedCluster spec_invalid = validCluster();
+  spec_invalid.spec.api_endpoint = "";
+  auto errors = validateKubeFedCluster(spec_invalid, false);
+  ASSERT_FALSE(errors.empty());
+  EXPECT_EQ(errors[0].message(), "spec.apiEndpoint: Required value");
+  EXPECT_THAT(validateKubeFedCluster(spec_invalid, true), IsEmpty());
+
+  KubeFedCluster status_invalid = validCluster();
+  status_invalid.status->conditions[1].type = "";
+  errors = validateKubeFedCluster(status_invalid, true);
+  ASSERT_FALSE(errors.empty());
+  EXPECT_EQ(errors[0].message(), "status.conditions[1].type: Required value");
+  EXPECT_THAT(validateKubeFedCluster(status_invalid, false), IsEmpty());
+}
+
+class ValidEndpointTest : public testing::TestWithParam<std::string> {};
+
+TEST_P(ValidEndpointTest, Accepted) {
+  EXPECT_THAT(validateApiEndpoint(GetParam(), FieldPath("apiEndpoint")), IsEmpty()) << GetParam();
+}
+
+std::vector<std::string> validEndpoints() {
+  std::vector<std::string> out;
+  for (std::string scheme : {"", "http://", "https://"}) {
+    for (std::string host :
+         {"example.com", "my.example.com", "192.0.2.219", "[2001:db8:25a4:8d2::1]"}) {
+      for (std::string port : {"", ":1", ":80", ":8080", ":65535"}) {
+        for (std::string path : {"", "/", "/path/to/endpoint"}) {
+          if (scheme.empty() && path == "/path/to/endpoint") continue;
+          out.push_back(scheme + host + port + path);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Matrix, ValidEndpointTest, testing::ValuesIn(validEndpoints()));
+
+struct EndpointCase {
+  std::string endpoint;
+  std::string expected;
+};
+
+// Readable test names in failure output instead of a byte dump.
+void PrintTo(const EndpointCase& c, std::ostream* os) { *os << c.endpoint; }
+
+class InvalidEndpointTest : public testing::TestWithParam<EndpointCase> {};
+
+// Like KubeFed's test: some error of the list carries the expected text.
+TEST_P(InvalidEndpointTest, Rejected) {
+  const auto errors = validateApiEndpoint(GetParam().endpoint, FieldPath("apiEndpoint"));
+  ASSERT_FALSE(errors.empty()) << GetParam().endpoint;
+  EXPECT_THAT(meta::aggregate(errors), HasSubstr(GetParam().expected));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, InvalidEndpointTest,
+    testing::Values(
+        EndpointCase{"", "apiEndpoint: Required value"},
+        EndpointCase{"https://",
+                     "apiEndpoint: Invalid value: \"https://\": host must be a URL or a "
+                     "host:port pair"},
+        EndpointCase{"example.com/path/to/somewhere",
+                     "apiEndpoint: Invalid value: \"example.com/path/to/somewhere\": host must be "
+                     "a URL or a host:port pair"},
+        EndpointCase{"192.0.2.35/path/to/somewhere",
+                     "apiEndpoint: Invalid value: \"192.0.2.35/path/to/somewhere\": host must be "
+                     "a URL or a host:port pair"},
+        EndpointCase{"tcp://example.com",
+                     "apiEndpoint: Unsupported value: \"tcp\": supported values: \"http\", "
+                     "\"https\""},
+        EndpointCase{"example_com", "lower case alphanumeric characters, '-' or '.'"},
+        EndpointCase{"-example.com", "must start and end with an alphanumeric character"},
+        EndpointCase{"192.0.2..161",
+                     "apiEndpoint: Invalid value: \"192.0.2..161\": must be a valid IP address"},
+        EndpointCase{"[2001:db8:25a4::8d2::1]",
+                     "apiEndpoint: Invalid value: \"2001:db8:25a4::8d2::1\": must be a valid IP "
+                     "address"},
+        EndpointCase{"example.com:port80",
+                     "apiEndpoint: Invalid value: \"port80\": error converting port to integer"},
+        EndpointCase{"example.com:port80", "invalid port"},
+        EndpointCase{"example.com:-80",
+                     "apiEndpoint: Invalid value: -80: must be between 1 and 65535, inclusive"},
+        EndpointCase{"example.com:0",
+                     "apiEndpoint: Invalid value: 0: must be between 1 and 65535, inclusive"},
+        EndpointCase{"example.com:65536",
+                     "apiEndpoint: Invalid value: 65536: must be between 1 and 65535, "
+                     "inclusive"},
+        EndpointCase{"[2001:db8::1]x", "host must be a URL or a host:port pair"}));
+
+struct SecretCase {
+  std::string name;
+  std::string first_error;
+};
+
+// Readable test names in failure output instead of a byte dump.
+void PrintTo(const SecretCase& c, std::ostream* os) { *os << c.name; }
+
+class SecretRefValidationTest : public testing::TestWithParam<SecretCase> {};
+
+TEST_P(SecretRefValidationTest, Matches) {
+  const auto errors =
+      validateLocalSecretReference({GetParam().name, Json()}, FieldPath("secretRef"));
+  if (GetParam().first_error.empty()) {
+    EXPECT_THAT(errors, IsEmpty());
+  } else {
+    ASSERT_FALSE(errors.empty());
+    EXPECT_THAT(errors[0].message(), HasSubstr(GetParam().first_error));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, SecretRefValidationTest,
+    testing::Values(SecretCase{"validation-test-cluster1", ""},
+                    SecretCase{"", "secretRef.name: Required value"},
+                    SecretCase{"invalid_secretname",
+                               "must consist of lower case alphanumeric characters, '-' or '.'"}));
+
+struct TlsCase {
+  std::vector<std::string> validations;
+  std::string first_error;
+};
+
+// Readable test names in failure output instead of a byte dump.
+void PrintTo(const TlsCase& c, std::ostream* os) { *os << c.validations.size() << " entries"; }
+
+class DisabledTlsValidationTest : public testing::TestWithParam<TlsCase> {};
+
+TEST_P(DisabledTlsValidationTest, Matches) {
+  const auto errors =
+      validateDisabledTlsValidations(GetParam().validations, FieldPath("disabledTLSValidations"));
+  if (GetParam().first_error.empty()) {
+    EXPECT_THAT(errors, IsEmpty());
+  } else {
+    ASSERT_FALSE(errors.empty());
+    EXPECT_THAT(errors[0].message(), HasSubstr(GetParam().first_error));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, DisabledTlsValidationTest,
+    testing::Values(
+        TlsCase{{}, ""}, TlsCase{{"*"}, ""}, TlsCase{{"SubjectName"}, ""},
+        TlsCase{{"ValidityPeriod"}, ""}, TlsCase{{"SubjectName", "ValidityPeriod"}, ""},
+        TlsCase{{"SubjectName", "*"},
+                "disabledTLSValidations: Invalid value: []v1beta1.TLSValidation{\"SubjectName\", "
+                "\"*\"}: when * is specified, it is expected to be the only option in list"},
+        TlsCase{{"*", "ValidityPeriod"},
+                "when * is specified, it is expected to be the only option in list"},
+        TlsCase{{"Bogus"}, "disabledTLSValidations[0]: Unsupported value: \"Bogus\""}));
+
+struct ProxyCase {
+  std::string url;
+  bool valid;
+};
+
+// Readable test names in failure output instead of a byte dump.
+void PrintTo(const ProxyCase& c, std::ostream* os) { *os << c.url; }
+
+class ProxyUrlValidationTest : public testing::TestWithParam<ProxyCase> {};
+
+TEST_P(ProxyUrlValidationTest, Matches) {
+  const auto errors = validateProxyUrl(GetParam().url, FieldPath("spec.proxyURL"));
+  if (GetParam().valid) {
+    EXPECT_THAT(errors, IsEmpty());
+  } else {
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_EQ(errors[0].message(), "spec.proxyURL: Invalid value: \"" + GetParam().url +
+                                       "\": proxy URL scheme must be one of: [http, https, "
+                                       "socks5]");
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, ProxyUrlValidationTest,
+                         testing::Values(ProxyCase{"", true}, ProxyCase{"http://p:3128", true},
+                                         ProxyCase{"HTTPS://p", true},
+                                         ProxyCase{"socks5://p:1080", true},
+                                         ProxyCase{"ftp://p", false}, ProxyCase{"p:3128", false},
+                                         ProxyCase{"//p", false}));
+
+struct ConditionCase {
+  std::string type;
+  std::string status;
+  std::string probe;
+  std::string first_error;
+};
+
+// Readable test names in failure output instead of a byte dump.
+void PrintTo(const ConditionCase& c, std::ostream* os) {
+  *os << c.type << "/" << c.status << "/" << c.probe;
+}
+
+class ClusterConditionValidationTest : public testing::TestWithParam<ConditionCase> {};
+
+TEST_P(ClusterConditionValidationTest, Matches) {
+  ClusterCondition condition;
+  condition.type = GetParam().type;
+  condition.status = GetParam().status;
+  condition.last_probe_time = GetParam().probe;
+  const auto errors = validateClusterCondition(condition, FieldPath("conditions").index(0));
+  if (GetParam().first_error.empty()) {
+    EXPECT_THAT(errors, IsEmpty());
+  } else {
+    ASSERT_FALSE(errors.empty());
+    EXPECT_THAT(errors[0].message(), HasSubstr(GetParam().first_error));
+  }
+}
+
+constexpr const char* kNow = "2021-06-29T10:00:00Z";
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, ClusterConditionValidationTest,
+    testing::Values(
+        ConditionCase{"Ready", "True", kNow, ""}, ConditionCase{"Offline", "Unknown", kNow, ""},
+        ConditionCase{"", "True", kNow, "conditions[0].type: Required value"},
+        ConditionCase{"Ready", "", kNow, "conditions[0].status: Required value"},
+        ConditionCase{"Ready", "True", "", "conditions[0].lastProbeTime: Required value"},
+        ConditionCase{"Invalid", "True", kNow, "conditions[0].type: Unsupported value"},
+        ConditionCase{"Ready", "Invalid", kNow, "conditions[0].status: Unsupported value"}));
+
+}  // namespace
+}  // namespace kf::core

@@ -1,0 +1,78 @@
+#include "federation/crdgen/yaml_json.h"
+
+#include <gtest/gtest.h>
+
+namespace kf {
+namespace {
+
+using OJson = nlohmann::ordered_json;
+
+TEST(ToYamlTest, PrintsBlockStyleWithSequencesAtTheKeysIndentation) {
+  OJson value = OJson::object();
+  value["metadata"] = OJson{{"name", "x"}};
+  value["list"] = OJson::array({"a", "b"});
+  value["objects"] = OJson::array({OJson{{"name", "one"}, {"size", 2}}, OJson{{"name", "two"}}});
+  value["empty"] = OJson::object();
+  value["none"] = OJson::array();
+  value["flag"] = true;
+  EXPECT_EQ(toYaml(value),
+            "metadata:\n"
+            "  name: x\n"
+            "list:\n"
+            "- a\n"
+            "- b\n"
+            "objects:\n"
+            "- name: one\n"
+            "  size: 2\n"
+            "- name: two\n"
+            "empty: {}\n"
+            "none: []\n"
+            "flag: true\n");
+}
+
+TEST(ToYamlTest, QuotesStringsYamlWouldMisread) {
+  OJson value = OJson::object();
+  value["a"] = "true";
+  value["b"] = "123";
+  value["c"] = "";
+  value["d"] = "^(add|remove|replace)?$";
+  value["e"] = "it's: here";
+  value["f"] = "line\nbreak";
+  value["g"] = "-";
+  value["h"] = "x-kubernetes";
+  EXPECT_EQ(toYaml(value),
+            "a: 'true'\n"
+            "b: '123'\n"
+            "c: ''\n"
+            "d: ^(add|remove|replace)?$\n"
+            "e: 'it''s: here'\n"
+            "f: \"line\\nbreak\"\n"
+            "g: '-'\n"
+            "h: x-kubernetes\n");
+}
+
+TEST(YamlToJsonTest, RoundTripsWhatToYamlPrints) {
+  OJson value = OJson::object();
+  value["s"] = "true";
+  value["n"] = 3;
+  value["f"] = 1.5;
+  value["b"] = false;
+  value["z"] = nullptr;
+  value["l"] = OJson::array({OJson{{"k", "v"}}, "x", OJson::array({1, 2})});
+  value["m"] = OJson{{"nested", OJson{{"deep", "-x"}}}, {"empty", OJson::object()}};
+  auto documents = yamlDocumentsToJson(toYaml(value));
+  ASSERT_TRUE(documents) << documents.error().message;
+  ASSERT_EQ(documents.value().size(), 1u);
+  EXPECT_EQ(documents.value()[0], Json::parse(value.dump()));
+}
+
+TEST(YamlToJsonTest, ReadsSeveralDocumentsAndRejectsBrokenYaml) {
+  auto documents = yamlDocumentsToJson("---\na: 1\n---\n---\nb: [x, 'y']\n");
+  ASSERT_TRUE(documents);
+  ASSERT_EQ(documents.value().size(), 2u);
+  EXPECT_EQ(documents.value()[1], Json({{"b", {"x", "y"}}}));
+  EXPECT_FALSE(yamlDocumentsToJson("a: [1, 2\n"));
+}
+
+}  // namespace
+}  // namespace kf
