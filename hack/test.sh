@@ -13,7 +13,7 @@ KUBE_BIN_DIR=$(hack/build-kube-binaries.sh)
 export PATH="$KUBE_BIN_DIR:$PATH"
 
 presets=("$@")
-[[ ${#presets[@]} -gt 0 ]] || presets=(dev asan)
+[[ ${#presets[@]} -gt 0 ]] || presets=(dev asan fuzz)
 
 for preset in "${presets[@]}"; do
   echo "=== preset $preset: build" >&2
