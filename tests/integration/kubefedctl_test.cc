@@ -292,6 +292,95 @@ TEST_F(KubefedctlTest, EnablesNamespacesAsANamespacedFederatedType) {
   removeType("namespaces", "federatednamespaces.types.kubefed.io");
 }
 
+// One sample per type the issue names: the federated CRD becomes Established and a federated
+// object with template, placement and overrides reads back unchanged.
+struct FederatedSample {
+  std::string target;  // what `kubefedctl enable` is given
+  std::string ftc;     // the FederatedTypeConfig's name
+  std::string plural;  // of the federated type
+  std::string kind;    // of the federated type
+  bool namespaced;     // the federated type's scope
+  const char* template_json;
+};
+
+const std::vector<FederatedSample>& federatedSamples() {
+  static const std::vector<FederatedSample> samples = {
+      {"configmaps", "configmaps", "federatedconfigmaps", "FederatedConfigMap", true,
+       R"({"data": {"key": "value"}})"},
+      {"secrets", "secrets", "federatedsecrets", "FederatedSecret", true,
+       R"({"type": "Opaque", "data": {"key": "dmFsdWU="}})"},
+      {"services", "services", "federatedservices", "FederatedService", true,
+       R"({"spec": {"selector": {"app": "web"}, "ports": [{"port": 80, "protocol": "TCP"}]}})"},
+      {"serviceaccounts", "serviceaccounts", "federatedserviceaccounts", "FederatedServiceAccount",
+       true, R"({"automountServiceAccountToken": false})"},
+      {"deployments.apps", "deployments.apps", "federateddeployments", "FederatedDeployment", true,
+       R"({"spec": {"replicas": 2, "selector": {"matchLabels": {"app": "web"}},
+           "template": {"metadata": {"labels": {"app": "web"}},
+             "spec": {"containers": [{"name": "web", "image": "nginx:1.25"}]}}}})"},
+      {"replicasets.apps", "replicasets.apps", "federatedreplicasets", "FederatedReplicaSet", true,
+       R"({"spec": {"replicas": 1, "selector": {"matchLabels": {"app": "rs"}},
+           "template": {"metadata": {"labels": {"app": "rs"}},
+             "spec": {"containers": [{"name": "rs", "image": "nginx:1.25"}]}}}})"},
+      {"jobs.batch", "jobs.batch", "federatedjobs", "FederatedJob", true,
+       R"({"spec": {"template": {"spec": {"restartPolicy": "Never",
+           "containers": [{"name": "job", "image": "busybox", "command": ["true"]}]}}}})"},
+      {"namespaces", "namespaces", "federatednamespaces", "FederatedNamespace", true,
+       R"({"metadata": {"labels": {"team": "a"}}})"},
+      {"clusterroles.rbac.authorization.k8s.io", "clusterroles.rbac.authorization.k8s.io",
+       "federatedclusterroles", "FederatedClusterRole", false,
+       R"({"rules": [{"apiGroups": [""], "resources": ["pods"], "verbs": ["get"]}]})"},
+      {"widgets.kfctl.example.com", "widgets.kfctl.example.com", "federatedwidgets",
+       "FederatedWidget", true, R"({"spec": {"replicas": 3, "size": "large"}})"},
+  };
+  return samples;
+}
+
+TEST_F(KubefedctlTest, EveryIssueTypeGetsAnEstablishedCrdThatKeepsFederatedObjects) {
+  ResourceClient crds(*client_, kCrds);
+  (void)crds.create(widgetCrd());
+  ASSERT_TRUE(waitEstablished(*client_, "widgets.kfctl.example.com"));
+  TestNamespace ns(*client_, "kfctl-samples");
+  for (const auto& sample : federatedSamples()) {
+    SCOPED_TRACE(sample.target);
+    const std::string crd_name = sample.plural + ".types.kubefed.io";
+    RunResult enabled;
+    // Discovery of a CRD created a moment ago can lag its Established condition.
+    eventually([&] {
+      enabled = kubefedctl({"enable", sample.target});
+      return enabled.exit_code == 0;
+    });
+    ASSERT_EQ(enabled.exit_code, 0) << describe(enabled);
+    ASSERT_TRUE(waitEstablished(*client_, crd_name));
+    auto crd_object = crd(crd_name);
+    ASSERT_TRUE(crd_object);
+    EXPECT_EQ(crd_object.value()["spec"]["scope"], sample.namespaced ? "Namespaced" : "Cluster");
+    ASSERT_TRUE(typeConfig(sample.ftc));
+
+    const GroupVersionResource federated_type{"types.kubefed.io", "v1beta1", sample.plural,
+                                              sample.namespaced};
+    ResourceClient federated(*client_, federated_type, sample.namespaced ? ns.name() : "");
+    // A FederatedNamespace is named after the namespace it lives in.
+    const std::string name = sample.kind == "FederatedNamespace" ? ns.name() : "sample";
+    const Json spec = {
+        {"template", Json::parse(sample.template_json)},
+        {"placement", {{"clusters", {{{"name", "member1"}}, {{"name", "member2"}}}}}},
+        {"overrides",
+         {{{"clusterName", "member2"},
+           {"clusterOverrides", {{{"path", "/metadata/labels"}, {"value", {{"site", "b"}}}}}}}}}};
+    auto created = federated.create({{"apiVersion", "types.kubefed.io/v1beta1"},
+                                     {"kind", sample.kind},
+                                     {"metadata", {{"name", name}}},
+                                     {"spec", spec}});
+    ASSERT_TRUE(created) << created.error().describe();
+    auto fetched = federated.get(name);
+    ASSERT_TRUE(fetched) << fetched.error().describe();
+    EXPECT_EQ(fetched.value()["spec"], spec);
+    ASSERT_TRUE(federated.remove(name));
+    removeType(sample.ftc, crd_name);
+  }
+  (void)crds.remove("widgets.kfctl.example.com");
+}
+
 TEST_F(KubefedctlTest, EnablesACustomResourceFromItsCrdSchema) {
   ResourceClient crds(*client_, kCrds);
   (void)crds.create(widgetCrd());
