@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "apis/core/federated_service_status.h"
 #include "apis/core/federated_type_config.h"
 #include "apis/core/kubefed_cluster.h"
 #include "apis/core/kubefed_config.h"
@@ -44,6 +45,7 @@ void exercise(const Json& json) {
   roundTrip<core::KubeFedCluster>(json, "KubeFedCluster");
   roundTrip<core::KubeFedConfig>(json, "KubeFedConfig");
   roundTrip<core::PropagatedVersion>(json, "PropagatedVersion");
+  roundTrip<core::FederatedServiceStatus>(json, "FederatedServiceStatus");
   roundTrip<scheduling::ReplicaSchedulingPreference>(json, "ReplicaSchedulingPreference");
 
   if (auto ftc = core::FederatedTypeConfig::fromJson(json)) {

@@ -3,6 +3,7 @@
 
 #include <ostream>
 
+#include "apis/core/federated_service_status.h"
 #include "apis/core/propagated_version.h"
 #include "apis/scheduling/replica_scheduling_preference.h"
 
@@ -109,6 +110,33 @@ TEST(PropagatedVersionTest, EmptyClusterVersionsOmitted) {
                 .error()
                 .message,
             "status.clusterVersions[0]: expected object");
+}
+
+TEST(FederatedServiceStatusTest, RoundTripKeepsServiceStatusAndUnknownFields) {
+  const Json json = Json::parse(R"({
+    "apiVersion": "core.kubefed.io/v1alpha1", "kind": "FederatedServiceStatus",
+    "metadata": {"name": "web", "namespace": "ns"},
+    "clusterStatus": [
+      {"clusterName": "c1", "status": {"loadBalancer": {"ingress": [{"ip": "192.0.2.1"}]}},
+       "futureField": 1},
+      {"clusterName": "c2", "status": {"loadBalancer": {}}}],
+    "extraTopLevel": {"a": true}
+  })");
+  auto status = core::FederatedServiceStatus::fromJson(json);
+  ASSERT_TRUE(status) << status.error().message;
+  ASSERT_EQ(status.value().cluster_status.size(), 2u);
+  EXPECT_EQ(status.value().cluster_status[0].cluster_name, "c1");
+  EXPECT_EQ(status.value().cluster_status[0].status["loadBalancer"]["ingress"][0]["ip"],
+            "192.0.2.1");
+  EXPECT_EQ(status.value().toJson(), json);
+}
+
+TEST(FederatedServiceStatusTest, RejectsANonObjectStatusNamingThePath) {
+  auto status = core::FederatedServiceStatus::fromJson(
+      Json::parse(R"({"clusterStatus": [{"clusterName": "c1", "status": "up"}]})"));
+  ASSERT_FALSE(status);
+  EXPECT_NE(status.error().message.find("clusterStatus[0].status"), std::string::npos)
+      << status.error().message;
 }
 
 }  // namespace
