@@ -8,7 +8,7 @@ PACKAGES=(
   clang-14 clang-format-14 clang-tidy-14 libclang-rt-14-dev lld-14
   libboost1.81-dev libssl-dev nlohmann-json3-dev libyaml-cpp-dev libspdlog-dev libfmt-dev
   libgtest-dev libgmock-dev googletest
-  etcd-server etcd-client golang-go
+  etcd-server etcd-client golang-go ccache
 )
 
 missing=()
