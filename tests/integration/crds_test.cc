@@ -4,7 +4,6 @@
 // every kind round-trip unchanged and the schemas reject what they must.
 
 #include <gtest/gtest.h>
-#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -12,13 +11,13 @@
 #include <fstream>
 #include <map>
 #include <mutex>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "federation/client/resource_client.h"
+#include "federation/crdgen/yaml_json.h"
 #include "tests/integration/local_clusters.h"
 
 namespace kf::integration {
@@ -45,62 +44,15 @@ fs::path testdata(const std::string& name) {
   return sourceDir() / "tests/integration/testdata/crds" / name;
 }
 
-// ---------------------------------------------------------------------------------------------
-// YAML -> JSON, with the scalar resolution of Kubernetes' YAML decoder for the cases that matter:
-// quoted scalars are strings; plain ones are null, booleans, integers, floats or strings.
-
-Json scalarToJson(const YAML::Node& node) {
-  const std::string& value = node.Scalar();
-  const std::string& tag = node.Tag();
-  if (tag == "!" || tag == "tag:yaml.org,2002:str") return value;  // quoted or !!str
-  if (tag == "tag:yaml.org,2002:int") return std::stoll(value);
-  if (tag == "tag:yaml.org,2002:float") return std::stod(value);
-  if (tag == "tag:yaml.org,2002:bool") return value == "true";
-  static const std::regex kNull("~|null|Null|NULL|");
-  static const std::regex kTrue("true|True|TRUE");
-  static const std::regex kFalse("false|False|FALSE");
-  static const std::regex kInt("[-+]?[0-9]+");
-  static const std::regex kFloat(R"([-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?)");
-  if (std::regex_match(value, kNull)) return nullptr;
-  if (std::regex_match(value, kTrue)) return true;
-  if (std::regex_match(value, kFalse)) return false;
-  if (std::regex_match(value, kInt)) return std::stoll(value);
-  if (std::regex_match(value, kFloat)) return std::stod(value);
-  return value;
-}
-
-Json yamlToJson(const YAML::Node& node) {
-  switch (node.Type()) {
-    case YAML::NodeType::Map: {
-      Json object = Json::object();
-      for (const auto& entry : node)
-        object[entry.first.as<std::string>()] = yamlToJson(entry.second);
-      return object;
-    }
-    case YAML::NodeType::Sequence: {
-      Json array = Json::array();
-      for (const auto& item : node) array.push_back(yamlToJson(item));
-      return array;
-    }
-    case YAML::NodeType::Scalar:
-      return scalarToJson(node);
-    default:
-      return nullptr;
-  }
-}
-
 // Every non-empty document of a multi-document YAML file.
 std::vector<Json> loadDocuments(const fs::path& path) {
   std::ifstream in(path);
   EXPECT_TRUE(in.good()) << "cannot read " << path;
   std::stringstream text;
   text << in.rdbuf();
-  std::vector<Json> documents;
-  for (const auto& node : YAML::LoadAll(text.str())) {
-    Json document = yamlToJson(node);
-    if (document.is_object() && !document.empty()) documents.push_back(std::move(document));
-  }
-  return documents;
+  auto documents = yamlDocumentsToJson(text.str());
+  EXPECT_TRUE(documents) << path << ": " << (documents ? "" : documents.error().describe());
+  return documents ? std::move(documents).value() : std::vector<Json>{};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -739,26 +691,6 @@ TEST_F(CrdTest, LeavesEnumeratedValuesToTheWebhook) {
     ASSERT_TRUE(created) << created.error().describe();
     EXPECT_EQ(content(created.value()), content(sample));
   }
-}
-
-TEST(CrdYamlTest, ConvertsScalarsLikeKubernetes) {
-  Json parsed = yamlToJson(YAML::Load(R"(
-plain: text
-quoted: "true"
-single: '42'
-number: 42
-negative: -7
-real: 1.5
-yes_bool: true
-no_bool: False
-empty:
-tilde: ~
-str_tag: !!str 12
-list: [a, "1", 2]
-)"));
-  EXPECT_EQ(parsed, Json::parse(R"({"plain":"text","quoted":"true","single":"42","number":42,
-      "negative":-7,"real":1.5,"yes_bool":true,"no_bool":false,"empty":null,"tilde":null,
-      "str_tag":"12","list":["a","1",2]})"));
 }
 
 }  // namespace

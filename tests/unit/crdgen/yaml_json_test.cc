@@ -75,4 +75,27 @@ TEST(YamlToJsonTest, ReadsSeveralDocumentsAndRejectsBrokenYaml) {
 }
 
 }  // namespace
+TEST(YamlJsonTest, ResolvesScalarsLikeKubernetes) {
+  auto parsed = yamlDocumentsToJson(R"(
+plain: text
+quoted: "true"
+single: '42'
+number: 42
+negative: -7
+real: 1.5
+yes_bool: true
+no_bool: False
+empty:
+tilde: ~
+str_tag: !!str 12
+list: [a, "1", 2]
+)");
+  ASSERT_TRUE(parsed);
+  ASSERT_EQ(parsed.value().size(), 1u);
+  EXPECT_EQ(parsed.value()[0],
+            Json::parse(R"({"plain":"text","quoted":"true","single":"42","number":42,
+      "negative":-7,"real":1.5,"yes_bool":true,"no_bool":false,"empty":null,"tilde":null,
+      "str_tag":"12","list":["a","1",2]})"));
+}
+
 }  // namespace kf
