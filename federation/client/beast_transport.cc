@@ -73,11 +73,13 @@ class Connection {
                              endpoints = std::move(results);
                            });
     runUntil([&] { return resolved.has_value(); });
-    if (*resolved) return connectionError("resolving " + target.authority(), *resolved);
+    // Named only when it is not the API server itself, which every message names anyway.
+    const std::string via = endpoint_.proxy ? " proxy " + target.authority() : "";
+    if (*resolved) return connectionError("resolving" + via, *resolved);
 
     tcp_.expires_after(endpoint_.connect_timeout);
     if (auto ec = await([&](auto handler) { tcp_.async_connect(endpoints, handler); })) {
-      return connectionError("connecting to " + target.authority(), ec);
+      return connectionError("connecting" + via, ec);
     }
     if (endpoint_.proxy) {
       KF_TRYV(tunnelThroughProxy());
@@ -264,7 +266,8 @@ class Connection {
     if (cancelled_) return makeError(Reason::kCancelled, "the request was cancelled");
     const Reason reason =
         ec == beast::error::timeout ? Reason::kClientTimeout : Reason::kConnectionFailed;
-    return makeError(reason, step + " (" + endpoint_.server.authority() + "): " + ec.message());
+    return makeError(reason, "API server " + endpoint_.server.authority() + ": " + step +
+                                 " failed: " + ec.message());
   }
 
   const Endpoint& endpoint_;
