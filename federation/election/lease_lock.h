@@ -1,0 +1,78 @@
+#pragma once
+// The leader-election lock: one coordination.k8s.io/v1 Lease. Writes carry the resourceVersion
+// that was read, so two candidates racing for the same lease cannot both win: the loser gets a
+// Conflict.
+
+#include <chrono>
+#include <optional>
+#include <string>
+
+#include "federation/client/api_error.h"
+#include "federation/client/resource_client.h"
+
+namespace kf {
+
+using WallTime = std::chrono::system_clock::time_point;
+
+// The spec of a Lease, as the Kubernetes API documents it.
+struct LeaseRecord {
+  std::string holder_identity;  // "" when nobody holds (or the holder released) the lease
+  std::int64_t lease_duration_seconds = 0;
+  std::optional<WallTime> acquire_time;
+  std::optional<WallTime> renew_time;
+  std::int64_t lease_transitions = 0;
+
+  bool operator==(const LeaseRecord&) const = default;
+};
+
+// A record as read from (or written to) the server, with the version a later write must match.
+struct VersionedLease {
+  LeaseRecord record;
+  std::string resource_version;
+};
+
+class ResourceLock {
+ public:
+  virtual ~ResourceLock() = default;
+  // NotFound when the lease does not exist yet.
+  virtual Result<VersionedLease> get() = 0;
+  // AlreadyExists when another candidate created it first.
+  virtual Result<VersionedLease> create(const LeaseRecord& record) = 0;
+  // Conflict when the lease changed since `resource_version` was read.
+  virtual Result<VersionedLease> update(const LeaseRecord& record,
+                                        const std::string& resource_version) = 0;
+  // "namespace/name", for log lines.
+  virtual std::string describe() const = 0;
+};
+
+class LeaseLock final : public ResourceLock {
+ public:
+  LeaseLock(RestClient& client, std::string ns, std::string name);
+
+  Result<VersionedLease> get() override;
+  Result<VersionedLease> create(const LeaseRecord& record) override;
+  Result<VersionedLease> update(const LeaseRecord& record,
+                                const std::string& resource_version) override;
+  std::string describe() const override { return namespace_ + "/" + name_; }
+
+ private:
+  Json toObject(const LeaseRecord& record, const std::string& resource_version) const;
+
+  ResourceClient leases_;
+  std::string namespace_;
+  std::string name_;
+};
+
+// coordination.k8s.io/v1 leases.
+extern const GroupVersionResource kLeaseResource;
+
+// MicroTime: RFC 3339 in UTC with exactly six fractional digits, "2006-01-02T15:04:05.000000Z".
+std::string formatMicroTime(WallTime time);
+// Accepts any RFC 3339 UTC time ("Z"), with or without fractional seconds.
+std::optional<WallTime> parseMicroTime(const std::string& text);
+
+// The Lease's spec <-> LeaseRecord.
+Json leaseSpecToJson(const LeaseRecord& record);
+LeaseRecord leaseRecordFromJson(const Json& lease);
+
+}  // namespace kf
