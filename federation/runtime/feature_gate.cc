@@ -5,6 +5,8 @@
 #include <iterator>
 #include <optional>
 
+#include "apis/meta/field_errors.h"
+
 namespace kf {
 namespace {
 
@@ -17,42 +19,6 @@ std::string_view trimSpace(std::string_view s) {
   if (first == std::string_view::npos) return {};
   const auto last = s.find_last_not_of(kSpace);
   return s.substr(first, last - first + 1);
-}
-
-// Go's %q of a string, enough for error messages to read exactly like kube's.
-std::string goQuote(std::string_view s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default: {
-        const auto byte = static_cast<unsigned char>(c);
-        if (byte < 0x20 || byte == 0x7f) {
-          char buf[5];
-          std::snprintf(buf, sizeof(buf), "\\x%02x", byte);
-          out += buf;
-        } else {
-          out += c;
-        }
-      }
-    }
-  }
-  out += '"';
-  return out;
 }
 
 // strconv.ParseBool: exactly these spellings, nothing else (no "yes", no "on").
@@ -125,7 +91,7 @@ Status FeatureGate::add(const std::map<std::string, FeatureSpec>& features) {
     const auto it = known.find(name);
     if (it != known.end()) {
       if (it->second == spec) continue;
-      return configError("feature gate " + goQuote(name) +
+      return configError("feature gate " + meta::goQuote(name) +
                          " with different spec already exists: " + describeSpec(it->second));
     }
     known.emplace(name, spec);
@@ -195,7 +161,7 @@ Status FeatureGate::setFromFlag(std::string_view value, std::vector<std::string>
       const auto parsed = parseGoBool(raw);
       if (!parsed) {
         return configError("invalid value of " + name + "=" + std::string(raw) +
-                           ", err: strconv.ParseBool: parsing " + goQuote(raw) +
+                           ", err: strconv.ParseBool: parsing " + meta::goQuote(raw) +
                            ": invalid syntax");
       }
       values[name] = *parsed;
@@ -277,8 +243,8 @@ Status applyKubeFedConfigThenFlag(
     } else if (configuration == "Disabled") {
       from_config[name] = false;
     } else {
-      return configError("invalid configuration " + goQuote(configuration) + " for feature gate " +
-                         name + ": must be Enabled or Disabled");
+      return configError("invalid configuration " + meta::goQuote(configuration) +
+                         " for feature gate " + name + ": must be Enabled or Disabled");
     }
   }
   // Apply both to a copy and publish only if both succeed, so a bad flag cannot leave the
