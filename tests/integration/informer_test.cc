@@ -185,7 +185,8 @@ TEST(InformerTest, WatchSurvivesApiServerStopAndRestart) {
   informer.addEventHandler(handler);
   informer.start();
   ASSERT_TRUE(informer.waitForSync(std::chrono::steady_clock::now() + 30s));
-  ASSERT_TRUE(handler->saw("add", "before"));
+  // Handlers run on their own thread: synced means the cache is filled, not that they have run.
+  ASSERT_TRUE(eventually([&] { return handler->saw("add", "before"); }));
 
   ASSERT_EQ(clusters.script("stop member2"), 0);
   ASSERT_EQ(clusters.script("start member2"), 0);
