@@ -15,6 +15,9 @@ fi
 
 hack/bootstrap.sh
 KUBE_BIN_DIR=$(hack/build-kube-binaries.sh)
+# ccache (CMakePresets.json) keeps objects in ~/.cache/ccache; paths relative to the checkout let
+# a fresh clone in another directory reuse them.
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
 export PATH="$KUBE_BIN_DIR:$PATH"
 cmake --preset release >/dev/null
 cmake --build --preset release -j "$(nproc)"

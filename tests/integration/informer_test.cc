@@ -241,8 +241,8 @@ TEST(InformerTest, RelistsAfterCompactionAndEndsWithExactlyTheServersObjects) {
   EXPECT_GT(lister.lists(), lists_before) << "the informer never re-listed";
   EXPECT_TRUE(eventually([&] { return handler->saw("delete-unknown", "remove"); }))
       << "a delete missed while disconnected must arrive as final-state-unknown";
-  EXPECT_TRUE(handler->saw("add", "added"));
-  EXPECT_TRUE(handler->saw("update", "change"));
+  EXPECT_TRUE(eventually([&] { return handler->saw("add", "added"); }));
+  EXPECT_TRUE(eventually([&] { return handler->saw("update", "change"); }));
   int adds_of_keep = 0;
   for (const auto& event : handler->events())
     adds_of_keep += event.type == "add" && event.name == "keep";
