@@ -30,18 +30,12 @@ const GroupVersionResource kCrds{"apiextensions.k8s.io", "v1", "customresourcede
 // ---------------------------------------------------------------------------------------------
 // Files
 
-fs::path sourceDir() {
-  if (const char* dir = std::getenv("KF_SOURCE_DIR"); dir != nullptr && *dir != '\0') return dir;
-  // This file is tests/integration/crds_test.cc below the repository root.
-  return fs::path(__FILE__).parent_path().parent_path().parent_path();
-}
-
 fs::path crdsFile() {
-  return sourceDir() / "charts/kubefed/charts/controllermanager/crds/crds.yaml";
+  return fs::path(sourceDir()) / "charts/kubefed/charts/controllermanager/crds/crds.yaml";
 }
 
 fs::path testdata(const std::string& name) {
-  return sourceDir() / "tests/integration/testdata/crds" / name;
+  return fs::path(sourceDir()) / "tests/integration/testdata/crds" / name;
 }
 
 // Every non-empty document of a multi-document YAML file.

@@ -115,8 +115,8 @@ class KubefedctlTest : public ::testing::Test {
     ResourceClient namespaces(*client, kNamespaces);
     (void)namespaces.create(
         {{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", kKubefedNamespace}}}});
-    const fs::path chart_crds = fs::path(__FILE__).parent_path().parent_path().parent_path() /
-                                "charts/kubefed/charts/controllermanager/crds/crds.yaml";
+    const fs::path chart_crds =
+        fs::path(sourceDir()) / "charts/kubefed/charts/controllermanager/crds/crds.yaml";
     ResourceClient crds(*client, kCrds);
     if (fs::exists(chart_crds)) {
       std::string output;

@@ -108,7 +108,7 @@ std::string LocalClusters::env(const std::string& key) const {
 int LocalClusters::script(const std::string& arguments) const {
   int status = 0;
   const std::string output = runCommand(
-      "KF_RUN_DIR='" + run_dir_ + "' '" + KF_SOURCE_DIR + "/hack/local-clusters.sh' " + arguments,
+      "KF_RUN_DIR='" + run_dir_ + "' '" + sourceDir() + "/hack/local-clusters.sh' " + arguments,
       &status);
   if (status != 0) ADD_FAILURE() << "local-clusters.sh " << arguments << ":\n" << output;
   return status;
@@ -137,6 +137,11 @@ TestNamespace::~TestNamespace() {
   // litter in a throw-away etcd, removed with the run directory.
   ResourceClient namespaces(client_, {"", "v1", "namespaces", false});
   (void)namespaces.remove(name_);
+}
+
+std::string sourceDir() {
+  if (const char* dir = std::getenv("KF_SOURCE_DIR"); dir != nullptr && *dir != '\0') return dir;
+  return KF_SOURCE_DIR;
 }
 
 bool eventually(const std::function<bool()>& condition, std::chrono::milliseconds timeout) {

@@ -50,6 +50,10 @@ class TestNamespace {
   std::string name_;
 };
 
+// The repository's root directory (for files the tests read: charts, testdata). An explicit
+// KF_SOURCE_DIR in the environment wins, so a test can be pointed at a modified copy.
+std::string sourceDir();
+
 // Polls `condition` until it holds or `timeout` passes; returns whether it held.
 bool eventually(const std::function<bool()>& condition,
                 std::chrono::milliseconds timeout = std::chrono::seconds(30));
