@@ -56,3 +56,14 @@ function(kubefed_test)
   endif()
   gtest_discover_tests(${ARG_NAME} DISCOVERY_MODE PRE_TEST PROPERTIES ${properties})
 endfunction()
+
+# kubefed_add_child_directories(): add_subdirectory() for every child folder of the calling folder
+# that has a CMakeLists.txt, so a new API folder or unit-test folder needs no edit here.
+function(kubefed_add_child_directories)
+  file(GLOB children CONFIGURE_DEPENDS LIST_DIRECTORIES true ${CMAKE_CURRENT_SOURCE_DIR}/*)
+  foreach(child ${children})
+    if(EXISTS ${child}/CMakeLists.txt)
+      add_subdirectory(${child})
+    endif()
+  endforeach()
+endfunction()
