@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <mutex>
 #include <random>
 #include <thread>
 
@@ -137,6 +138,26 @@ TestNamespace::~TestNamespace() {
   // litter in a throw-away etcd, removed with the run directory.
   ResourceClient namespaces(client_, {"", "v1", "namespaces", false});
   (void)namespaces.remove(name_);
+}
+
+std::string ensureKubeFedCrds() {
+  static std::mutex mu;
+  static bool installed = false;
+  std::lock_guard lock(mu);
+  if (installed) return "";
+  const std::string crds = sourceDir() + "/charts/kubefed/charts/controllermanager/crds/crds.yaml";
+  auto& clusters = LocalClusters::get();
+  std::string out;
+  if (clusters.kubectl("host", "apply --server-side -f '" + crds + "'", &out) != 0) {
+    return "kubectl apply of " + crds + " failed: " + out;
+  }
+  if (clusters.kubectl("host",
+                       "wait --for condition=established --timeout=60s -f '" + crds + "'",
+                       &out) != 0) {
+    return "KubeFed CRDs did not become Established: " + out;
+  }
+  installed = true;
+  return "";
 }
 
 std::string sourceDir() {

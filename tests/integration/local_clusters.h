@@ -50,6 +50,10 @@ class TestNamespace {
   std::string name_;
 };
 
+// Installs KubeFed's CRDs (charts/kubefed/.../crds.yaml) in the host and waits until they are
+// Established. Idempotent and cheap after the first call; "" on success, else what failed.
+std::string ensureKubeFedCrds();
+
 // The repository's root directory (for files the tests read: charts, testdata). An explicit
 // KF_SOURCE_DIR in the environment wins, so a test can be pointed at a modified copy.
 std::string sourceDir();

@@ -1,0 +1,80 @@
+#pragma once
+// The member clusters the control plane knows: every KubeFedCluster, whether it is ready, its
+// labels, and (for ready clusters) a client. The KubeFedCluster controller writes it; every other
+// controller reads it and subscribes to be told when a cluster joins, leaves, or changes.
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "federation/client/api_error.h"
+#include "federation/client/object.h"
+#include "federation/client/rest_client.h"
+#include "federation/runtime/thread_annotations.h"
+
+namespace kf {
+
+struct ClusterSnapshot {
+  std::string name;
+  bool ready = false;  // has condition Ready=True
+  std::map<std::string, std::string> labels;
+  ObjectPtr object;  // the KubeFedCluster as last seen
+};
+
+enum class ClusterChange {
+  kAdded,    // a new cluster (ready or not)
+  kRemoved,  // the KubeFedCluster is gone
+  // Readiness, spec, labels or annotations changed: whoever holds state for the cluster (an
+  // informer on it, a client) drops it and, if the cluster is ready, builds it again.
+  kChanged,
+};
+
+struct ClusterEvent {
+  ClusterChange change;
+  ClusterSnapshot cluster;           // after the change (for kRemoved: the last state)
+  bool became_available = false;     // ready now and not before (or new and ready)
+  bool became_unavailable = false;   // was ready and is not now (or removed)
+};
+
+using ClusterListener = std::function<void(const ClusterEvent&)>;
+using ListenerId = std::uint64_t;
+
+class ClusterRegistry {
+ public:
+  // Writers (the KubeFedCluster controller). `client` may be null when it could not be built.
+  void upsert(ClusterSnapshot cluster, std::shared_ptr<RestClient> client) KF_EXCLUDES(mu_);
+  void remove(const std::string& name) KF_EXCLUDES(mu_);
+
+  // Readers.
+  std::vector<ClusterSnapshot> clusters() const KF_EXCLUDES(mu_);  // sorted by name
+  std::optional<ClusterSnapshot> cluster(const std::string& name) const KF_EXCLUDES(mu_);
+  // The member client of a ready cluster; NotFound "cluster %q not found" otherwise.
+  Result<std::shared_ptr<RestClient>> client(const std::string& name) const KF_EXCLUDES(mu_);
+
+  // Listeners are called after the registry changed, outside its lock, in order of changes, on
+  // the writer's thread; they must be quick (enqueue work, do not block on the network).
+  ListenerId subscribe(ClusterListener listener) KF_EXCLUDES(mu_);
+  // When this returns the listener is not running and will not be called again (unless it is
+  // called from the listener itself).
+  void unsubscribe(ListenerId id) KF_EXCLUDES(mu_);
+
+ private:
+  struct Entry {
+    ClusterSnapshot snapshot;
+    std::shared_ptr<RestClient> client;
+  };
+  void notify(const ClusterEvent& event) KF_EXCLUDES(mu_, notify_mu_);
+
+  mutable Mutex mu_;
+  std::map<std::string, Entry> entries_ KF_GUARDED_BY(mu_);
+  std::map<ListenerId, std::shared_ptr<ClusterListener>> listeners_ KF_GUARDED_BY(mu_);
+  ListenerId next_id_ KF_GUARDED_BY(mu_) = 0;
+  // Serialises notifications so listeners see changes in order, and lets unsubscribe() wait.
+  Mutex notify_mu_;
+};
+
+}  // namespace kf

@@ -1,0 +1,37 @@
+#pragma once
+// KubeFed's metrics (spec §2.8), with KubeFed's names, types, labels and buckets, recorded into
+// the process-wide registry that /metrics renders. Every function is thread-safe and cheap.
+
+#include <string>
+#include <string_view>
+
+#include "federation/runtime/clock.h"
+
+namespace kf::metrics {
+
+enum class ClusterState { kReady, kNotReady, kOffline };
+
+// kubefedcluster_total{state,cluster}: the probed state 1, the other two 0.
+void recordClusterState(const std::string& cluster, ClusterState state);
+// Drops a removed cluster's kubefedcluster_total series.
+void forgetCluster(const std::string& cluster);
+// cluster_health_status_duration_seconds
+void observeClusterHealthDuration(Duration elapsed);
+// cluster_client_connection_duration_seconds
+void observeClusterClientConnection(Duration elapsed);
+// reconcile_federated_resources_duration_seconds
+void observeFederatedReconcile(Duration elapsed);
+// dispatch_operation_duration_seconds{action}: action is "create", "update" or "delete".
+void observeDispatch(std::string_view action, Duration elapsed);
+// controller_runtime_reconcile_duration_seconds{controller} and
+// controller_runtime_reconcile_quantile_seconds{controller}.
+void observeControllerReconcile(std::string_view controller, Duration elapsed);
+// workqueue_depth{name}, workqueue_adds_total{name}, workqueue_retries_total{name}.
+void setWorkqueueDepth(std::string_view name, double depth);
+void countWorkqueueAdd(std::string_view name);
+void countWorkqueueRetry(std::string_view name);
+
+// The whole registry in the Prometheus text exposition format (version 0.0.4).
+std::string renderPrometheusText();
+
+}  // namespace kf::metrics
