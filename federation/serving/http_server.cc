@@ -1,0 +1,228 @@
+#include "federation/serving/http_server.h"
+
+#include <spdlog/spdlog.h>
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <thread>
+#include <vector>
+
+#include "federation/runtime/thread_annotations.h"
+#include "federation/serving/listen_address.h"
+
+namespace kf::serving {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = asio::ip::tcp;
+
+// Health and metrics requests are tiny; anything bigger is not for us.
+constexpr std::size_t kMaxRequestBody = 64 * 1024;
+// An idle keep-alive connection (or a slow client) is closed after this.
+constexpr auto kIdleTimeout = std::chrono::seconds(30);
+// After a failed accept (e.g. out of file descriptors), wait a little instead of spinning.
+constexpr auto kAcceptRetryDelay = std::chrono::milliseconds(50);
+
+ServerReply callHandler(const Routes& routes, const ServerRequest& request) {
+  auto route = routes.find(request.path);
+  if (route == routes.end()) return {404, "text/plain; charset=utf-8", "404 page not found\n"};
+  try {
+    return route->second(request);
+  } catch (const std::exception& e) {
+    spdlog::error("Handler for {} failed: {}", request.path, e.what());
+  } catch (...) {
+    spdlog::error("Handler for {} failed", request.path);
+  }
+  return {500, "text/plain; charset=utf-8", "internal server error\n"};
+}
+
+// One client connection: read a request, answer it, repeat while the client keeps it alive.
+// Lives on the network thread only.
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  Session(tcp::socket socket, const Routes& routes) : stream_(std::move(socket)), routes_(routes) {}
+
+  void start() { readRequest(); }
+
+  void close() {
+    beast::error_code ignored;
+    stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
+    stream_.socket().close(ignored);
+  }
+
+ private:
+  void readRequest() {
+    parser_.emplace();
+    parser_->body_limit(kMaxRequestBody);
+    stream_.expires_after(kIdleTimeout);
+    http::async_read(
+        stream_, buffer_, *parser_,
+        [self = shared_from_this()](beast::error_code ec, std::size_t) { self->onRead(ec); });
+  }
+
+  void onRead(beast::error_code ec) {
+    if (ec) {  // the client closed, went idle, sent garbage, or the server is stopping
+      close();
+      return;
+    }
+    const auto& request = parser_->get();
+    const std::string_view target = request.target();
+    const std::size_t question = target.find('?');
+    ServerRequest incoming{
+        std::string(request.method_string()), std::string(target.substr(0, question)),
+        question == std::string_view::npos ? std::string()
+                                           : std::string(target.substr(question + 1))};
+    writeReply(callHandler(routes_, incoming), request.version(), request.keep_alive(),
+               request.method() == http::verb::head);
+  }
+
+  void writeReply(ServerReply reply, unsigned version, bool keep_alive, bool head) {
+    response_ = http::response<http::string_body>(static_cast<http::status>(reply.status), version);
+    response_.set(http::field::content_type, reply.content_type);
+    response_.keep_alive(keep_alive);
+    response_.content_length(reply.body.size());
+    if (!head) response_.body() = std::move(reply.body);  // HEAD: the length, not the bytes
+    http::async_write(stream_, response_,
+                      [self = shared_from_this(), keep_alive](beast::error_code ec, std::size_t) {
+                        if (ec || !keep_alive) {
+                          self->close();
+                        } else {
+                          self->readRequest();
+                        }
+                      });
+  }
+
+  beast::tcp_stream stream_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+  http::response<http::string_body> response_;
+  const Routes& routes_;
+};
+
+}  // namespace
+
+struct HttpServer::State {
+  explicit State(Routes r) : routes(std::move(r)) {}
+
+  // Network thread only.
+  void accept() {
+    acceptor.async_accept([this](beast::error_code ec, tcp::socket socket) {
+      if (ec == asio::error::operation_aborted || !acceptor.is_open()) return;
+      if (ec) {
+        spdlog::warn("Accepting a connection on port {} failed: {}", port, ec.message());
+        retry_timer.expires_after(kAcceptRetryDelay);
+        retry_timer.async_wait([this](beast::error_code wait_ec) {
+          if (!wait_ec) accept();
+        });
+        return;
+      }
+      std::erase_if(sessions, [](const std::weak_ptr<Session>& s) { return s.expired(); });
+      auto session = std::make_shared<Session>(std::move(socket), routes);
+      sessions.push_back(session);
+      session->start();
+      accept();
+    });
+  }
+
+  // Network thread only: ends every pending operation, so io.run() returns.
+  void closeAll() {
+    beast::error_code ignored;
+    acceptor.close(ignored);
+    retry_timer.cancel();
+    for (const auto& weak : sessions) {
+      if (auto session = weak.lock()) session->close();
+    }
+    sessions.clear();
+  }
+
+  const Routes routes;
+  asio::io_context io{1};
+  tcp::acceptor acceptor{io};
+  asio::steady_timer retry_timer{io};
+  std::vector<std::weak_ptr<Session>> sessions;  // network thread only
+  int port = 0;
+  Mutex stop_mu;
+  std::thread thread;  // joined by stop(), under stop_mu
+};
+
+namespace {
+
+Result<tcp::endpoint> resolve(const ListenAddress& address, asio::io_context& io,
+                              const std::string& text) {
+  if (address.host.empty()) return tcp::endpoint(tcp::v6(), address.port);
+  beast::error_code ec;
+  const auto ip = asio::ip::make_address(address.host, ec);
+  if (!ec) return tcp::endpoint(ip, address.port);
+  tcp::resolver resolver(io);
+  auto results = resolver.resolve(address.host, std::to_string(address.port),
+                                  tcp::resolver::passive | tcp::resolver::numeric_service, ec);
+  if (ec || results.empty()) {
+    return makeError(Reason::kBadConfig, "invalid listen address \"" + text +
+                                             "\": cannot resolve host \"" + address.host +
+                                             "\": " + (ec ? ec.message() : "no addresses"));
+  }
+  return results.begin()->endpoint();
+}
+
+beast::error_code listenOn(tcp::acceptor& acceptor, const tcp::endpoint& endpoint,
+                           bool dual_stack) {
+  beast::error_code ec;
+  acceptor.open(endpoint.protocol(), ec);
+  if (!ec && dual_stack) acceptor.set_option(asio::ip::v6_only(false), ec);
+  if (!ec) acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec) acceptor.bind(endpoint, ec);
+  if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) {
+    beast::error_code ignored;
+    acceptor.close(ignored);
+  }
+  return ec;
+}
+
+// An empty host means every interface: one dual-stack IPv6 socket (as Go listens), or IPv4 only
+// on a machine without IPv6.
+beast::error_code listen(tcp::acceptor& acceptor, const tcp::endpoint& endpoint, bool any_host) {
+  if (!any_host) return listenOn(acceptor, endpoint, false);
+  const auto ec = listenOn(acceptor, endpoint, true);
+  if (!ec || ec == asio::error::address_in_use) return ec;
+  return listenOn(acceptor, tcp::endpoint(tcp::v4(), endpoint.port()), false);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<HttpServer>> HttpServer::start(const std::string& address, Routes routes) {
+  KF_TRY(parsed, parseListenAddress(address));
+  auto state = std::make_unique<State>(std::move(routes));
+  KF_TRY(endpoint, resolve(parsed, state->io, address));
+  if (const auto ec = listen(state->acceptor, endpoint, parsed.host.empty())) {
+    const std::string hint = ec == asio::error::address_in_use
+                                 ? " (another process listens there; choose another port)"
+                                 : "";
+    return makeError(Reason::kConnectionFailed,
+                     "cannot listen on \"" + address + "\": " + ec.message() + hint);
+  }
+  state->port = state->acceptor.local_endpoint().port();
+  state->accept();
+  State* raw = state.get();
+  state->thread = std::thread([raw] { raw->io.run(); });
+  return std::unique_ptr<HttpServer>(new HttpServer(std::move(state)));
+}
+
+HttpServer::HttpServer(std::unique_ptr<State> state) : state_(std::move(state)) {}
+
+HttpServer::~HttpServer() { stop(); }
+
+int HttpServer::port() const { return state_->port; }
+
+void HttpServer::stop() {
+  MutexLock lock(state_->stop_mu);
+  if (!state_->thread.joinable()) return;
+  State* raw = state_.get();
+  asio::post(state_->io, [raw] { raw->closeAll(); });
+  state_->thread.join();
+}
+
+}  // namespace kf::serving
