@@ -55,6 +55,7 @@ struct Endpoint {
   std::optional<ServerUrl> proxy;
   std::shared_ptr<ssl::context> tls_context;  // null for plain http
   std::string verify_name;                    // host name (or IP) the certificate must match
+  bool verify_hostname = true;                // false: any name, as long as the chain verifies
   Milliseconds connect_timeout;
 };
 
@@ -246,20 +247,45 @@ class Connection {
       SSL_ctrl(ssl_handle, SSL_CTRL_SET_TLSEXT_HOSTNAME, TLSEXT_NAMETYPE_host_name,
                const_cast<char*>(endpoint_.verify_name.c_str()));
     }
-    tls_->set_verify_callback(ssl::host_name_verification(endpoint_.verify_name));
+    if (endpoint_.verify_hostname) requireCertificateName(ssl_handle);
     expiresAfter(endpoint_.connect_timeout);
     const auto ec =
         await([&](auto handler) { tls_->async_handshake(ssl::stream_base::client, handler); });
     if (!ec) return boost::outcome_v2::success();
     const long verify_result = SSL_get_verify_result(ssl_handle);
     if (verify_result != X509_V_OK) {
+      const std::string why = X509_verify_cert_error_string(verify_result);
       return makeError(Reason::kTlsVerification,
                        "TLS handshake with " + endpoint_.server.authority() +
-                           ": the server certificate did not verify: " +
-                           X509_verify_cert_error_string(verify_result) +
-                           " (check the CA in the kubeconfig or the cluster's caBundle)");
+                           ": the server certificate did not verify: " + why + " (" +
+                           verificationHint(verify_result) + ")");
     }
     return connectionError("TLS handshake", ec);
+  }
+
+  // OpenSSL checks the name during chain verification, so a mismatch is reported as a
+  // verification result of its own (not as a generic handshake failure).
+  void requireCertificateName(SSL* ssl_handle) const {
+    X509_VERIFY_PARAM* param = SSL_get0_param(ssl_handle);
+    if (isIpLiteral(endpoint_.verify_name)) {
+      X509_VERIFY_PARAM_set1_ip_asc(param, endpoint_.verify_name.c_str());
+    } else {
+      X509_VERIFY_PARAM_set1_host(param, endpoint_.verify_name.c_str(), 0);
+    }
+  }
+
+  std::string verificationHint(long verify_result) const {
+    switch (verify_result) {
+      case X509_V_ERR_HOSTNAME_MISMATCH:
+      case X509_V_ERR_IP_ADDRESS_MISMATCH:
+        return "the certificate is not issued for " + endpoint_.verify_name +
+               ": connect through a name or IP in its subjectAltName";
+      case X509_V_ERR_CERT_HAS_EXPIRED:
+      case X509_V_ERR_CERT_NOT_YET_VALID:
+        return "the certificate is outside its validity period: renew it or check the clocks";
+      default:
+        return "check the CA in the kubeconfig or the cluster's caBundle";
+    }
   }
 
   ApiError connectionError(const std::string& step, const beast::error_code& ec) const {
@@ -361,6 +387,10 @@ Result<std::shared_ptr<ssl::context>> makeTlsContext(const TlsConfig& tls) {
       } else {
         context->add_certificate_authority(asio::buffer(tls.ca_pem));
       }
+      if (tls.ignore_validity_period) {
+        X509_VERIFY_PARAM_set_flags(SSL_CTX_get0_param(context->native_handle()),
+                                    X509_V_FLAG_NO_CHECK_TIME);
+      }
     }
     if (!tls.client_cert_pem.empty()) {
       context->use_certificate_chain(asio::buffer(tls.client_cert_pem));
@@ -393,6 +423,7 @@ Result<TransportPtr> makeTransport(const RestConfig& config) {
   }
   endpoint.verify_name =
       config.tls.server_name.empty() ? endpoint.server.host : config.tls.server_name;
+  endpoint.verify_hostname = config.tls.verify_hostname;
   endpoint.connect_timeout = config.connect_timeout;
   return std::make_unique<BeastTransport>(std::move(endpoint));
 }

@@ -15,6 +15,12 @@ struct TlsConfig {
   std::string client_cert_pem;  // with client_key_pem: TLS client-certificate authentication
   std::string client_key_pem;
   std::string server_name;  // SNI and verification name override (kubeconfig tls-server-name)
+  // With verification on: false checks the chain but not that the certificate names the server
+  // (KubeFedCluster disabledTLSValidations: SubjectName).
+  bool verify_hostname = true;
+  // With verification on: true accepts certificates outside their notBefore/notAfter window
+  // (KubeFedCluster disabledTLSValidations: ValidityPeriod).
+  bool ignore_validity_period = false;
 };
 
 struct RestConfig {

@@ -3,17 +3,21 @@
 // labels, and (for ready clusters) a client. The KubeFedCluster controller writes it; every other
 // controller reads it and subscribes to be told when a cluster joins, leaves, or changes.
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "federation/client/api_error.h"
 #include "federation/client/object.h"
 #include "federation/client/rest_client.h"
+#include "federation/runtime/clock.h"
 #include "federation/runtime/thread_annotations.h"
 
 namespace kf {
@@ -35,9 +39,9 @@ enum class ClusterChange {
 
 struct ClusterEvent {
   ClusterChange change;
-  ClusterSnapshot cluster;           // after the change (for kRemoved: the last state)
-  bool became_available = false;     // ready now and not before (or new and ready)
-  bool became_unavailable = false;   // was ready and is not now (or removed)
+  ClusterSnapshot cluster;          // after the change (for kRemoved: the last state)
+  bool became_available = false;    // ready now and not before (or new and ready)
+  bool became_unavailable = false;  // was ready and is not now (or removed)
 };
 
 using ClusterListener = std::function<void(const ClusterEvent&)>;
@@ -45,9 +49,16 @@ using ListenerId = std::uint64_t;
 
 class ClusterRegistry {
  public:
+  // `clock` times client lookups (cluster_client_connection_duration_seconds).
+  explicit ClusterRegistry(Clock& clock = realClock()) : clock_(clock) {}
+
   // Writers (the KubeFedCluster controller). `client` may be null when it could not be built.
-  void upsert(ClusterSnapshot cluster, std::shared_ptr<RestClient> client) KF_EXCLUDES(mu_);
-  void remove(const std::string& name) KF_EXCLUDES(mu_);
+  // An upsert notifies kAdded for a new name, kChanged when readiness, spec, labels,
+  // annotations or the client changed, and nothing otherwise (e.g. only the status' probe
+  // times moved). remove() of an unknown name does nothing.
+  void upsert(ClusterSnapshot cluster, std::shared_ptr<RestClient> client)
+      KF_EXCLUDES(mu_, notify_mu_);
+  void remove(const std::string& name) KF_EXCLUDES(mu_, notify_mu_);
 
   // Readers.
   std::vector<ClusterSnapshot> clusters() const KF_EXCLUDES(mu_);  // sorted by name
@@ -56,25 +67,36 @@ class ClusterRegistry {
   Result<std::shared_ptr<RestClient>> client(const std::string& name) const KF_EXCLUDES(mu_);
 
   // Listeners are called after the registry changed, outside its lock, in order of changes, on
-  // the writer's thread; they must be quick (enqueue work, do not block on the network).
+  // the writer's thread; they must be quick (enqueue work, do not block on the network). They may
+  // read the registry and unsubscribe, but must not call upsert() or remove(). A new listener is
+  // not told about clusters already known: read clusters() after subscribing.
   ListenerId subscribe(ClusterListener listener) KF_EXCLUDES(mu_);
   // When this returns the listener is not running and will not be called again (unless it is
   // called from the listener itself).
-  void unsubscribe(ListenerId id) KF_EXCLUDES(mu_);
+  void unsubscribe(ListenerId id) KF_EXCLUDES(mu_, notify_mu_);
 
  private:
   struct Entry {
     ClusterSnapshot snapshot;
     std::shared_ptr<RestClient> client;
   };
-  void notify(const ClusterEvent& event) KF_EXCLUDES(mu_, notify_mu_);
+  using ListenerList = std::vector<std::pair<ListenerId, std::shared_ptr<ClusterListener>>>;
+  ListenerList listenersLocked() const KF_REQUIRES(mu_);
+  void notifyLocked(const ClusterEvent& event, const ListenerList& listeners)
+      KF_REQUIRES(notify_mu_) KF_EXCLUDES(mu_);
 
+  Clock& clock_;
   mutable Mutex mu_;
   std::map<std::string, Entry> entries_ KF_GUARDED_BY(mu_);
   std::map<ListenerId, std::shared_ptr<ClusterListener>> listeners_ KF_GUARDED_BY(mu_);
   ListenerId next_id_ KF_GUARDED_BY(mu_) = 0;
-  // Serialises notifications so listeners see changes in order, and lets unsubscribe() wait.
+  // Held by a writer across its change and the notifications it causes (taken before mu_), so
+  // listeners see changes in the order they were made; unsubscribe() takes it to wait for a
+  // notification in progress.
   Mutex notify_mu_;
+  // The thread holding notify_mu_ while it calls listeners, so that a listener unsubscribing
+  // itself does not wait for itself.
+  std::atomic<std::thread::id> notifying_thread_{};
 };
 
 }  // namespace kf
