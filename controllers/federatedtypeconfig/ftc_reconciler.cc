@@ -1,0 +1,214 @@
+#include "controllers/federatedtypeconfig/ftc_reconciler.h"
+
+#include <spdlog/spdlog.h>
+
+#include <utility>
+
+#include "federation/controller/finalizers.h"
+
+namespace kf {
+namespace {
+
+constexpr char kReasonStarted[] = "ControllerStarted";
+constexpr char kReasonStopped[] = "ControllerStopped";
+constexpr char kReasonStartFailed[] = "ControllerStartFailed";
+constexpr char kReasonFinalizerFailed[] = "FinalizerUpdateFailed";
+constexpr char kReasonStatusFailed[] = "StatusUpdateFailed";
+constexpr char kReasonInvalid[] = "InvalidFederatedTypeConfig";
+
+bool beingDeleted(const Json& object) {
+  const auto metadata = object.find("metadata");
+  if (metadata == object.end() || !metadata->is_object()) return false;
+  const auto timestamp = metadata->find("deletionTimestamp");
+  return timestamp != metadata->end() && !timestamp->is_null();
+}
+
+bool targetsNamespacedType(const Json& ftc) {
+  const Json::json_pointer scope("/spec/targetType/scope");
+  if (!ftc.contains(scope) || !ftc.at(scope).is_string()) return false;
+  return ftc.at(scope).get<std::string>() == core::kScopeNamespaced;
+}
+
+std::pair<std::string, std::string> splitKey(const std::string& key) {
+  const auto slash = key.find('/');
+  if (slash == std::string::npos) return {"", key};
+  return {key.substr(0, slash), key.substr(slash + 1)};
+}
+
+std::string inQuotes(const std::string& text) { return "\"" + text + "\""; }
+
+}  // namespace
+
+FtcReconciler::FtcReconciler(FtcReconcilerOptions options, FtcReconcilerDeps deps)
+    : options_(std::move(options)), deps_(std::move(deps)) {}
+
+ReconcileResult FtcReconciler::reconcile(const std::string& key) {
+  const auto [ns, name] = splitKey(key);
+  if (ns != options_.kubefed_namespace) return ReconcileResult::kOk;
+  const ObjectPtr cached = deps_.cache.get(key);
+  Subject subject{name, name, cached ? *cached : Json()};
+  auto observed = observe(name, cached);
+  if (!observed) {
+    // Retrying cannot fix a malformed object; its next change is queued by the informer.
+    spdlog::error("Reading FederatedTypeConfig failed ftc={} error={}", key,
+                  observed.error().describe());
+    event(subject, EventType::kWarning, kReasonInvalid, observed.error().message);
+    return ReconcileResult::kOk;
+  }
+  if (observed.value().ftc) subject.label = observed.value().ftc->spec.federated_type.kind;
+  const FtcPlan plan = planFtcReconcile(observed.value(), options_.decision);
+  return carryOut(plan, observed.value(), subject);
+}
+
+Result<FtcObservation> FtcReconciler::observe(const std::string& name,
+                                              const ObjectPtr& cached) const {
+  FtcObservation observed;
+  observed.name = name;
+  const auto sync_generation = deps_.running.startedGeneration(name, TypeControllerKind::kSync);
+  observed.sync_running = sync_generation.has_value();
+  observed.sync_generation = sync_generation.value_or(0);
+  observed.status_running = deps_.running.isRunning(name, TypeControllerKind::kStatus);
+  observed.namespaces_ftc_available = namespacesFtcAvailable();
+  if (!cached) return observed;
+  KF_TRY(ftc, core::FederatedTypeConfig::fromJson(*cached));
+  core::setFederatedTypeConfigDefaults(ftc);
+  observed.ftc = std::move(ftc);
+  observed.being_deleted = beingDeleted(*cached);
+  observed.has_finalizer = hasFinalizer(*cached, kFtcFinalizer);
+  return observed;
+}
+
+bool FtcReconciler::namespacesFtcAvailable() const {
+  const ObjectPtr namespaces =
+      deps_.cache.get(options_.kubefed_namespace + "/" + std::string(core::kNamespacesFtcName));
+  return namespaces && !beingDeleted(*namespaces);
+}
+
+ReconcileResult FtcReconciler::carryOut(const FtcPlan& plan, const FtcObservation& observed,
+                                        Subject& subject) {
+  if (plan.skipped_for_scope) {
+    spdlog::info(
+        "Skipping start of sync & status controller for cluster-scoped resource {}. It is not "
+        "required for a namespaced KubeFed control plane.",
+        inQuotes(subject.label));
+  }
+  if (plan.sync == ControllerChange::kStop) stopController(TypeControllerKind::kSync, subject);
+  if (plan.status == ControllerChange::kStop) stopController(TypeControllerKind::kStatus, subject);
+  if (plan.finalizer != FinalizerChange::kNone && !updateFinalizer(plan.finalizer, subject)) {
+    return ReconcileResult::kError;
+  }
+  if (plan.enqueue_namespaced_ftcs) enqueueNamespacedFtcs(subject.name);
+  if (!applyStartOrRestart(plan.sync, TypeControllerKind::kSync, observed, subject) ||
+      !applyStartOrRestart(plan.status, TypeControllerKind::kStatus, observed, subject)) {
+    return ReconcileResult::kError;
+  }
+  if (!plan.retry_error.empty()) {
+    spdlog::error("Reconciling FederatedTypeConfig failed ftc={} error={}", subject.name,
+                  plan.retry_error);
+    event(subject, EventType::kWarning, kReasonStartFailed, plan.retry_error);
+    return ReconcileResult::kError;
+  }
+  if (plan.status_update && !writeStatus(*plan.status_update, subject)) {
+    return ReconcileResult::kError;
+  }
+  return ReconcileResult::kOk;
+}
+
+void FtcReconciler::stopController(TypeControllerKind kind, const Subject& subject) {
+  const std::string kind_name = typeControllerKindName(kind);
+  spdlog::info("Stopping {} controller ftc={}", kind_name, subject.name);
+  if (!deps_.running.stop(subject.name, kind)) return;
+  event(subject, EventType::kNormal, kReasonStopped,
+        "Stopped " + kind_name + " controller for " + inQuotes(subject.label));
+}
+
+bool FtcReconciler::applyStartOrRestart(ControllerChange change, TypeControllerKind kind,
+                                        const FtcObservation& observed, const Subject& subject) {
+  if (change != ControllerChange::kStart && change != ControllerChange::kRestart) return true;
+  const std::string kind_name = typeControllerKindName(kind);
+  if (change == ControllerChange::kRestart) {
+    spdlog::info("Refreshing {} controller ftc={}", kind_name, subject.name);
+    stopController(kind, subject);
+  }
+  spdlog::info("Starting {} controller ftc={}", kind_name, subject.name);
+  auto started = kind == TypeControllerKind::kSync ? deps_.factory.startSync(*observed.ftc)
+                                                   : deps_.factory.startStatus(*observed.ftc);
+  if (!started) {
+    const std::string message = "Failed to start " + kind_name + " controller for " +
+                                inQuotes(subject.label) + ": " + started.error().message;
+    spdlog::error("{} ftc={}", message, subject.name);
+    event(subject, EventType::kWarning, kReasonStartFailed, message);
+    return false;
+  }
+  deps_.running.add(subject.name, kind, std::move(started).value(),
+                    observed.ftc->header.generation());
+  event(subject, EventType::kNormal, kReasonStarted,
+        "Started " + kind_name + " controller for " + inQuotes(subject.label));
+  return true;
+}
+
+bool FtcReconciler::updateFinalizer(FinalizerChange change, Subject& subject) {
+  const FinalizerUpdate update = change == FinalizerChange::kAdd
+                                     ? addFinalizers(subject.latest, {kFtcFinalizer})
+                                     : removeFinalizers(subject.latest, {kFtcFinalizer});
+  if (!update.changed) return true;
+  const char* verb = change == FinalizerChange::kAdd ? "Adding" : "Removing";
+  spdlog::info("{} finalizer ftc={} finalizer={}", verb, subject.name, kFtcFinalizer);
+  auto patched = deps_.writer.patchFinalizers(subject.name, update.finalizers,
+                                              objectResourceVersion(subject.latest));
+  if (!patched) {
+    const ApiError& error = patched.error();
+    spdlog::error("{} finalizer failed ftc={} error={}", verb, subject.name, error.describe());
+    // A conflict only means the cache was behind; the retry reads the newer object.
+    if (!isConflict(error)) {
+      event(subject, EventType::kWarning, kReasonFinalizerFailed,
+            std::string(verb) + " finalizer " + kFtcFinalizer + " failed: " + error.message);
+    }
+    return false;
+  }
+  subject.latest = std::move(patched).value();
+  return true;
+}
+
+bool FtcReconciler::writeStatus(const core::FederatedTypeConfigStatus& status, Subject& subject) {
+  Json object = subject.latest;
+  object["status"] = status.toJson();
+  spdlog::info("Updating status ftc={} propagation={} status={}", subject.name,
+               status.propagation_controller, status.status_controller.value_or(""));
+  auto written = deps_.writer.updateStatus(object);
+  if (!written) {
+    const ApiError& error = written.error();
+    spdlog::error("Updating status failed ftc={} error={}", subject.name, error.describe());
+    if (!isConflict(error)) {
+      event(subject, EventType::kWarning, kReasonStatusFailed,
+            "Updating status failed: " + error.message);
+    }
+    return false;
+  }
+  subject.latest = std::move(written).value();
+  return true;
+}
+
+void FtcReconciler::enqueueNamespacedFtcs(const std::string& except_name) {
+  for (const ObjectPtr& ftc : deps_.cache.list()) {
+    if (objectNamespace(*ftc) != options_.kubefed_namespace) continue;
+    if (objectName(*ftc) == except_name || !targetsNamespacedType(*ftc)) continue;
+    deps_.enqueue(objectKey(*ftc));
+  }
+}
+
+void FtcReconciler::event(const Subject& subject, EventType type, const std::string& reason,
+                          const std::string& message) {
+  ObjectReference reference;
+  if (subject.latest.is_object()) {
+    reference = referenceTo(subject.latest);
+  } else {
+    reference = ObjectReference{.api_version = kFederatedTypeConfigResource.apiVersion(),
+                                .kind = "FederatedTypeConfig",
+                                .namespace_name = options_.kubefed_namespace,
+                                .name = subject.name};
+  }
+  deps_.events.event(reference, type, reason, message);
+}
+
+}  // namespace kf

@@ -1,0 +1,40 @@
+#pragma once
+// The settings every controller of the control plane reads, resolved once at startup from the
+// KubeFedConfig (spec §1.3, §2.1 step 5) and the command line.
+
+#include <chrono>
+#include <string>
+
+#include "federation/runtime/clock.h"
+
+namespace kf {
+
+struct ControlPlaneConfig {
+  std::string kubefed_namespace = "kube-federation-system";
+  // Where federated objects are watched: "" = all namespaces; the KubeFed namespace when the
+  // control plane is Namespaced-scoped.
+  std::string target_namespace;
+  bool namespaced_scope = false;
+
+  Duration cluster_available_delay = std::chrono::seconds(20);
+  Duration cluster_unavailable_delay = std::chrono::seconds(60);
+
+  Duration lease_duration = std::chrono::seconds(15);
+  Duration renew_deadline = std::chrono::seconds(10);
+  Duration retry_period = std::chrono::seconds(5);
+
+  Duration health_period = std::chrono::seconds(10);
+  Duration health_timeout = std::chrono::seconds(3);
+  int health_failure_threshold = 3;
+  int health_success_threshold = 1;
+
+  int sync_max_concurrent_reconciles = 1;
+  int status_max_concurrent_reconciles = 1;
+  bool skip_adopting_resources = false;  // syncController.adoptResources == Disabled
+
+  bool push_reconciler = true;                  // gate PushReconciler
+  bool scheduler_preferences = true;            // gate SchedulerPreferences
+  bool raw_resource_status_collection = false;  // gate RawResourceStatusCollection
+};
+
+}  // namespace kf

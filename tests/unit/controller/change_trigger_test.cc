@@ -1,0 +1,76 @@
+// §6 handlers_test: which informer notifications trigger a reconcile.
+
+#include "federation/controller/change_trigger.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "federation/informer/store.h"
+
+namespace kf {
+namespace {
+
+ObjectPtr configMap(const std::string& name, const Json& annotations = Json::object()) {
+  return makeObject(
+      {{"apiVersion", "v1"},
+       {"kind", "ConfigMap"},
+       {"metadata", {{"name", name}, {"namespace", "ns"}, {"annotations", annotations}}}});
+}
+
+class ChangeTriggerTest : public ::testing::Test {
+ protected:
+  std::vector<Json> triggered_;
+  ChangeTrigger trigger_{[this](const Json& object) { triggered_.push_back(object); }};
+};
+
+// Verifies that an add triggers with the object.
+TEST_F(ChangeTriggerTest, AddTriggers) {
+  trigger_.onAdd(configMap("a"), true);
+  trigger_.onAdd(configMap("b"), false);
+  ASSERT_EQ(triggered_.size(), 2U);
+  EXPECT_EQ(objectName(triggered_[0]), "a");
+  EXPECT_EQ(objectName(triggered_[1]), "b");
+}
+
+// Verifies that a delete triggers with the deleted object.
+TEST_F(ChangeTriggerTest, DeleteTriggersWithTheObject) {
+  const ObjectPtr object = configMap("a");
+  trigger_.onDelete(DeletedObject{object, false, "ns/a"});
+  ASSERT_EQ(triggered_.size(), 1U);
+  EXPECT_EQ(triggered_[0], *object);
+}
+
+// Verifies that a delete seen only on re-list (a tombstone) triggers with its last known state.
+TEST_F(ChangeTriggerTest, TombstoneTriggersWithTheLastKnownObject) {
+  const ObjectPtr object = configMap("a");
+  trigger_.onDelete(DeletedObject{object, true, "ns/a"});
+  ASSERT_EQ(triggered_.size(), 1U);
+  EXPECT_EQ(triggered_[0], *object);
+}
+
+// Verifies that a tombstone without an object is ignored.
+TEST_F(ChangeTriggerTest, TombstoneWithoutObjectDoesNotTrigger) {
+  trigger_.onDelete(DeletedObject{nullptr, true, "ns/a"});
+  EXPECT_TRUE(triggered_.empty());
+}
+
+// Verifies that an update with identical objects (a resync, or the same pointer) is ignored.
+TEST_F(ChangeTriggerTest, UpdateWithIdenticalObjectsDoesNotTrigger) {
+  const ObjectPtr object = configMap("a", {{"x", "1"}});
+  trigger_.onUpdate(object, object);
+  trigger_.onUpdate(configMap("a", {{"x", "1"}}), configMap("a", {{"x", "1"}}));
+  EXPECT_TRUE(triggered_.empty());
+}
+
+// Verifies that an update with changed annotations triggers with the new object.
+TEST_F(ChangeTriggerTest, UpdateWithChangedAnnotationsTriggers) {
+  const ObjectPtr updated = configMap("a", {{"x", "2"}});
+  trigger_.onUpdate(configMap("a", {{"x", "1"}}), updated);
+  ASSERT_EQ(triggered_.size(), 1U);
+  EXPECT_EQ(triggered_[0], *updated);
+}
+
+}  // namespace
+}  // namespace kf
