@@ -27,13 +27,22 @@ void GlobalOptions::addTo(FlagSet& flags) {
                 "Run the command in dry-run mode, without making any server requests.");
 }
 
-Result<std::unique_ptr<RestClient>> GlobalOptions::hostClient() const {
+Result<Kubeconfig> GlobalOptions::loadKubeconfig() const {
   KubeconfigOptions options;
   options.kubeconfig_path = kubeconfig;
-  options.context = host_cluster_context;
   options.kubeconfig_env = envOrEmpty("KUBECONFIG");
   options.home = envOrEmpty("HOME");
-  KF_TRY(config, loadRestConfig(options));
+  return kf::loadKubeconfig(options);
+}
+
+Result<std::unique_ptr<RestClient>> GlobalOptions::hostClient() const {
+  KF_TRY(loaded, loadKubeconfig());
+  return cliClient(loaded, host_cluster_context);
+}
+
+Result<std::unique_ptr<RestClient>> cliClient(const Kubeconfig& kubeconfig,
+                                              const std::string& context) {
+  KF_TRY(config, restConfigFor(kubeconfig, context));
   config.user_agent = "kubefedctl";
   // A CLI makes a burst of discovery requests; kubectl's own limits are of this order.
   config.qps = 50;

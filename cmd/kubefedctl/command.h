@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cmd/kubefedctl/flags.h"
+#include "federation/client/kubeconfig.h"
 #include "federation/client/rest_client.h"
 
 namespace kf::kubefedctl {
@@ -24,10 +25,16 @@ struct GlobalOptions {
   bool dry_run = false;
 
   void addTo(FlagSet& flags);
-  // The host cluster's API client, from --kubeconfig (or KUBECONFIG / ~/.kube/config) and
-  // --host-cluster-context.
+  // The kubeconfig of --kubeconfig, or else of KUBECONFIG / ~/.kube/config.
+  Result<Kubeconfig> loadKubeconfig() const;
+  // The host cluster's API client, from that kubeconfig and --host-cluster-context.
   Result<std::unique_ptr<RestClient>> hostClient() const;
 };
+
+// An API client for one context ("" = the current context) of a loaded kubeconfig, with the
+// CLI's user agent and rate limits.
+Result<std::unique_ptr<RestClient>> cliClient(const Kubeconfig& kubeconfig,
+                                              const std::string& context);
 
 struct Streams {
   std::ostream& out = std::cout;

@@ -5,6 +5,8 @@
 
 #include "cmd/kubefedctl/disable.h"
 #include "cmd/kubefedctl/enable.h"
+#include "cmd/kubefedctl/join.h"
+#include "cmd/kubefedctl/unjoin.h"
 #include "cmd/kubefedctl/version.h"
 
 namespace kf::kubefedctl {
@@ -19,6 +21,8 @@ const std::map<std::string, Subcommand>& subcommands() {
   static const std::map<std::string, Subcommand> commands{
       {"disable", {"Disables propagation of a Kubernetes API type", runDisable}},
       {"enable", {"Enables propagation of a Kubernetes API type", runEnable}},
+      {"join", {"Register a cluster with a KubeFed control plane", runJoin}},
+      {"unjoin", {"Remove the registration of a cluster from a KubeFed control plane", runUnjoin}},
       {"version", {"Print the version info", runVersion}},
   };
   return commands;
