@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # The main job, from a fresh machine: installs what is missing, builds the Kubernetes binaries
-# (cached) and kubefed-cpp, brings up a host and two member clusters on 127.0.0.1 and shows how to
-# reach them. Later milestones grow this into the full federation demo.
+# (cached) and kubefed-cpp, brings up a host and two member clusters on 127.0.0.1, starts the
+# controller manager, joins both members with `kubefedctl join`, enables namespaces, configmaps
+# and deployments with `kubefedctl enable`, applies a federated workload
+# (hack/demo/federated-workload.yaml), waits until it is propagated and prints what each member
+# holds.
 #
-# Usage: hack/demo.sh        bring everything up (idempotent) and print how to use it
-#        hack/demo.sh down   stop the demo clusters
+# Usage: hack/demo.sh        bring everything up (idempotent) and run the demo
+#        hack/demo.sh down   stop the controller manager and the clusters
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export KF_RUN_DIR=${KF_RUN_DIR:-/dev/shm/kubefed-cpp-demo}
 
 if [[ ${1:-up} == down ]]; then
-  exec hack/local-clusters.sh down
+  exec hack/federation.sh down
 fi
 
 hack/bootstrap.sh
@@ -20,26 +23,31 @@ KUBE_BIN_DIR=$(hack/build-kube-binaries.sh)
 export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
 export PATH="$KUBE_BIN_DIR:$PATH"
 cmake --preset release >/dev/null
-cmake --build --preset release -j "$(nproc)"
+cmake --build --preset release -j "$(nproc)" --target controller-manager kubefedctl
 
-KUBECONFIG_PATH=$(hack/local-clusters.sh up 2 | tail -n 1)
+echo "=== clusters, KubeFed CRDs, controller manager, kubefedctl join member1 member2, enable"
+hack/federation.sh up build/release namespaces configmaps deployments.apps
 set -a; . "$KF_RUN_DIR/env"; set +a
+kubectl() { "$KF_KUBECTL" --kubeconfig "$KUBECONFIG" "$@"; }
 
+kubectl --context host -n kube-federation-system get kubefedclusters
 echo
-echo "Local clusters are up (state in $KF_RUN_DIR):"
-for context in ${KF_CLUSTERS//,/ }; do
-  version=$("$KF_KUBECTL" --kubeconfig "$KUBECONFIG_PATH" --context "$context" version -o json |
-    python3 -c 'import json,sys; print(json.load(sys.stdin)["serverVersion"]["gitVersion"])')
-  server_var="KF_${context^^}_SERVER"
-  printf '  %-8s %s  Kubernetes %s\n' "$context" "${!server_var}" "$version"
+echo "=== the federated workload (hack/demo/federated-workload.yaml)"
+kubectl --context host get namespace demo >/dev/null 2>&1 ||
+  kubectl --context host create namespace demo
+kubectl --context host apply -f hack/demo/federated-workload.yaml
+for object in federatednamespace/demo federatedconfigmap/greeting federateddeployment/web; do
+  kubectl --context host -n demo wait --for condition=Propagation --timeout=120s "$object"
 done
 echo
-echo "Reach them with:"
-echo "  export KUBECONFIG=$KUBECONFIG_PATH"
-echo "  $KF_KUBECTL --context member1 get namespaces"
+for member in member1 member2; do
+  echo "=== $member holds:"
+  kubectl --context "$member" -n demo get configmap greeting \
+    -o jsonpath='  configmap/greeting  data.greeting={.data.greeting}  labels={.metadata.labels}{"\n"}'
+  kubectl --context "$member" -n demo get deployment web \
+    -o jsonpath='  deployment/web       spec.replicas={.spec.replicas}  image={.spec.template.spec.containers[0].image}{"\n"}'
+done
 echo
-echo "kubefed-cpp's informer, listing every ConfigMap of the host through the C++ client:"
-build/release/bench/informer/informer_bench --kubeconfig "$KUBECONFIG_PATH" --context host sync
-echo
-echo "Stop the clusters with: hack/demo.sh down"
-echo "$KUBECONFIG_PATH"
+echo "Reach the clusters with: export KUBECONFIG=$KUBECONFIG (contexts host, member1, member2)"
+echo "Controller manager log: $KF_RUN_DIR/controller-manager.log"
+echo "Stop everything with:   hack/demo.sh down"

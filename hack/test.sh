@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Runs every test from a fresh machine: installs system packages, builds (or finds cached) the
-# Kubernetes binaries, builds the project in the dev preset (warnings as errors) and the asan
-# preset (ASan + UBSan), and runs unit and integration tests in both. The integration tests'
+# Kubernetes binaries, builds the project in the dev preset (warnings as errors), the asan preset
+# (ASan + UBSan) and the tsan preset (Clang, ThreadSanitizer), runs unit and integration tests in
+# each, then a libFuzzer smoke run (fuzz preset). The integration tests'
 # CTest fixture brings the local clusters up once per preset and down afterwards.
 #
-# Usage: hack/test.sh [preset...]     (default: dev asan)
+# Usage: hack/test.sh [preset...]     (default: dev asan tsan fuzz)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,7 +17,7 @@ export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
 export PATH="$KUBE_BIN_DIR:$PATH"
 
 presets=("$@")
-[[ ${#presets[@]} -gt 0 ]] || presets=(dev asan fuzz)
+[[ ${#presets[@]} -gt 0 ]] || presets=(dev asan tsan fuzz)
 
 for preset in "${presets[@]}"; do
   echo "=== preset $preset: build" >&2

@@ -80,8 +80,10 @@ Json deleteOptionsBody(const DeleteOptions& options) {
 class ResourceListerWatcher final : public ListerWatcher {
  public:
   ResourceListerWatcher(RestClient& client, GroupVersionResource resource, std::string ns,
-                        std::string label_selector, std::string field_selector)
-      : client_(client, std::move(resource), std::move(ns)),
+                        std::string label_selector, std::string field_selector,
+                        std::shared_ptr<RestClient> owned = nullptr)
+      : owned_(std::move(owned)),
+        client_(client, std::move(resource), std::move(ns)),
         label_selector_(std::move(label_selector)),
         field_selector_(std::move(field_selector)) {}
 
@@ -99,6 +101,7 @@ class ResourceListerWatcher final : public ListerWatcher {
     return options;
   }
 
+  std::shared_ptr<RestClient> owned_;  // keeps a shared client alive; may be null
   ResourceClient client_;
   std::string label_selector_;
   std::string field_selector_;
@@ -193,6 +196,15 @@ ListerWatcherPtr makeListerWatcher(RestClient& client, GroupVersionResource reso
   return std::make_unique<ResourceListerWatcher>(client, std::move(resource), std::move(ns),
                                                  std::move(label_selector),
                                                  std::move(field_selector));
+}
+
+ListerWatcherPtr makeListerWatcher(std::shared_ptr<RestClient> client,
+                                   GroupVersionResource resource, std::string ns,
+                                   std::string label_selector, std::string field_selector) {
+  RestClient& ref = *client;
+  return std::make_unique<ResourceListerWatcher>(ref, std::move(resource), std::move(ns),
+                                                 std::move(label_selector),
+                                                 std::move(field_selector), std::move(client));
 }
 
 }  // namespace kf

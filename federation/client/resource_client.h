@@ -1,6 +1,7 @@
 #pragma once
 // The dynamic client: CRUD, list, patch and watch of one resource on unstructured JSON.
 
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -53,6 +54,11 @@ class ResourceClient {
 ListerWatcherPtr makeListerWatcher(RestClient& client, GroupVersionResource resource,
                                    std::string ns, std::string label_selector,
                                    std::string field_selector);
+// The same over a shared client, which the ListerWatcher keeps alive (member clusters' clients
+// are replaced when their KubeFedCluster changes, while informers may still hold the old one).
+ListerWatcherPtr makeListerWatcher(std::shared_ptr<RestClient> client,
+                                   GroupVersionResource resource, std::string ns,
+                                   std::string label_selector, std::string field_selector);
 
 // Path prefix of a group version: "/api/v1" or "/apis/apps/v1".
 std::string groupVersionPath(const std::string& group, const std::string& version);

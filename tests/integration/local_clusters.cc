@@ -151,8 +151,7 @@ std::string ensureKubeFedCrds() {
   if (clusters.kubectl("host", "apply --server-side -f '" + crds + "'", &out) != 0) {
     return "kubectl apply of " + crds + " failed: " + out;
   }
-  if (clusters.kubectl("host",
-                       "wait --for condition=established --timeout=60s -f '" + crds + "'",
+  if (clusters.kubectl("host", "wait --for condition=established --timeout=60s -f '" + crds + "'",
                        &out) != 0) {
     return "KubeFed CRDs did not become Established: " + out;
   }

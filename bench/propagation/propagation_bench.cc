@@ -1,0 +1,270 @@
+// Propagation benchmark: how long the controller manager takes to propagate COUNT federated
+// ConfigMaps to every member, and what a direct writer (the same objects created straight into
+// the members with the controller's member-client limits) takes: our physical limit.
+//
+//   propagation_bench --kubeconfig F federated NAMESPACE COUNT MANAGER_PID
+//   propagation_bench --kubeconfig F direct NAMESPACE COUNT
+//
+// Prints one line of key=value figures for bench/propagation/run.sh.
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "federation/client/kubeconfig.h"
+#include "federation/client/resource_client.h"
+#include "federation/informer/shared_informer.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using kf::GroupVersionResource;
+using kf::Json;
+
+const GroupVersionResource kConfigMaps{"", "v1", "configmaps", true};
+const GroupVersionResource kFederatedConfigMaps{"types.kubefed.io", "v1beta1",
+                                                "federatedconfigmaps", true};
+const std::vector<std::string> kMembers = {"member1", "member2"};
+
+std::unique_ptr<kf::RestClient> clientFor(const std::string& kubeconfig, const std::string& context,
+                                          double qps, int burst) {
+  auto config = kf::loadRestConfig({kubeconfig, context, "", ""});
+  if (!config) {
+    std::fprintf(stderr, "%s: %s\n", context.c_str(), config.error().describe().c_str());
+    std::exit(2);
+  }
+  config.value().qps = qps;
+  config.value().burst = burst;
+  auto client = kf::RestClient::create(config.value());
+  if (!client) std::exit(2);
+  return std::move(client).value();
+}
+
+// Write requests the API server counted for ConfigMaps (its own apiserver_request_total).
+long configMapWrites(kf::RestClient& client) {
+  auto metrics = client.send({.path = "/metrics"});
+  if (!metrics) return -1;
+  std::istringstream lines(metrics.value().body);
+  long total = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("apiserver_request_total{", 0) != 0) continue;
+    if (line.find("resource=\"configmaps\"") == std::string::npos) continue;
+    bool write = false;
+    for (const char* verb :
+         {"verb=\"POST\"", "verb=\"PUT\"", "verb=\"PATCH\"", "verb=\"DELETE\"", "verb=\"APPLY\""}) {
+      write = write || line.find(verb) != std::string::npos;
+    }
+    if (write) total += std::stol(line.substr(line.rfind(' ') + 1));
+  }
+  return total;
+}
+
+struct ProcessUsage {
+  double cpu_seconds = 0;
+  long peak_rss_kib = 0;
+};
+
+ProcessUsage usageOf(int pid) {
+  ProcessUsage usage;
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  std::istringstream fields(text.substr(text.rfind(')') + 2));
+  std::vector<std::string> f;
+  for (std::string field; fields >> field;) f.push_back(field);
+  if (f.size() > 13) {
+    // utime and stime are fields 14 and 15 of /proc/PID/stat (11 and 12 after the command).
+    usage.cpu_seconds =
+        (std::stod(f[11]) + std::stod(f[12])) / static_cast<double>(sysconf(_SC_CLK_TCK));
+  }
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind("VmHWM:", 0) == 0) usage.peak_rss_kib = std::stol(line.substr(6));
+  }
+  return usage;
+}
+
+double percentile(std::vector<double> values, double p) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const auto index = static_cast<std::size_t>(p * static_cast<double>(values.size() - 1) + 0.5);
+  return values[std::min(index, values.size() - 1)];
+}
+
+std::string objectName(int i) { return "bench-" + std::to_string(i); }
+
+Json federatedConfigMap(const std::string& ns, int i) {
+  return {{"apiVersion", "types.kubefed.io/v1beta1"},
+          {"kind", "FederatedConfigMap"},
+          {"metadata", {{"name", objectName(i)}, {"namespace", ns}}},
+          {"spec",
+           {{"template", {{"data", {{"index", std::to_string(i)}, {"payload", "x"}}}}},
+            {"placement", {{"clusters", {{{"name", "member1"}}, {{"name", "member2"}}}}}}}}};
+}
+
+// Records when each ConfigMap first appears in one member.
+class Arrivals {
+ public:
+  void seen(const std::string& member, const std::string& name) {
+    std::lock_guard lock(mu_);
+    arrivals_.try_emplace(member + "/" + name, Clock::now());
+  }
+  std::size_t count() {
+    std::lock_guard lock(mu_);
+    return arrivals_.size();
+  }
+  std::map<std::string, Clock::time_point> all() {
+    std::lock_guard lock(mu_);
+    return arrivals_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::map<std::string, Clock::time_point> arrivals_;
+};
+
+bool propagated(const Json& federated) {
+  for (const auto& c :
+       federated.value("status", Json::object()).value("conditions", Json::array())) {
+    if (c.value("type", "") == "Propagation" && c.value("status", "") == "True") return true;
+  }
+  return false;
+}
+
+int runFederated(const std::string& kubeconfig, const std::string& ns, int count, int pid) {
+  auto host = clientFor(kubeconfig, "host", 1000, 2000);
+  std::map<std::string, std::unique_ptr<kf::RestClient>> members;
+  for (const auto& m : kMembers) members[m] = clientFor(kubeconfig, m, 1000, 2000);
+  std::map<std::string, long> writes_before;
+  for (const auto& [name, client] : members) writes_before[name] = configMapWrites(*client);
+
+  Arrivals arrivals;
+  std::vector<std::unique_ptr<kf::SharedInformer>> informers;
+  for (const auto& [member, client] : members) {
+    auto informer = std::make_unique<kf::SharedInformer>(
+        kf::makeListerWatcher(*client, kConfigMaps, ns, "kubefed.io/managed=true", ""),
+        kf::realClock());
+    auto handler = std::make_shared<kf::EventHandlerFuncs>();
+    handler->on_add = [&arrivals, m = member](const kf::ObjectPtr& o, bool) {
+      arrivals.seen(m, kf::objectName(*o));
+    };
+    informer->addEventHandler(handler);
+    informer->start();
+    informer->waitForSync(Clock::now() + std::chrono::seconds(60));
+    informers.push_back(std::move(informer));
+  }
+
+  const ProcessUsage usage_before = usageOf(pid);
+  kf::ResourceClient federated(*host, kFederatedConfigMaps, ns);
+  std::vector<Clock::time_point> created(static_cast<std::size_t>(count));
+  const auto start = Clock::now();
+  for (int i = 0; i < count; ++i) {
+    auto done = federated.create(federatedConfigMap(ns, i));
+    if (!done) {
+      std::fprintf(stderr, "create %s: %s\n", objectName(i).c_str(),
+                   done.error().describe().c_str());
+      return 1;
+    }
+    created[static_cast<std::size_t>(i)] = Clock::now();
+  }
+  const auto expected = static_cast<std::size_t>(count) * kMembers.size();
+  const auto deadline = Clock::now() + std::chrono::minutes(30);
+  while (arrivals.count() < expected && Clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  const auto finished = Clock::now();
+  if (arrivals.count() < expected) {
+    std::fprintf(stderr, "only %zu of %zu member objects arrived\n", arrivals.count(), expected);
+    return 1;
+  }
+  // Writes are counted once every federated object reports Propagation=True: the controller
+  // has finished its work for each, including version bookkeeping.
+  while (Clock::now() < deadline) {
+    auto listed = federated.listAll({});
+    if (listed &&
+        std::all_of(listed.value().items.begin(), listed.value().items.end(), propagated)) {
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  const ProcessUsage usage_after = usageOf(pid);
+  long writes = 0;
+  for (const auto& [name, client] : members) {
+    writes += configMapWrites(*client) - writes_before[name];
+  }
+
+  std::vector<double> latencies;
+  for (const auto& [key, at] : arrivals.all()) {
+    const int index = std::stoi(key.substr(key.rfind('-') + 1));
+    latencies.push_back(
+        std::chrono::duration<double>(at - created[static_cast<std::size_t>(index)]).count());
+  }
+  for (auto& informer : informers) informer->stop();
+  std::printf(
+      "mode=federated objects=%d seconds=%.2f p50=%.3f p99=%.3f cpu_seconds=%.2f "
+      "peak_rss_mib=%.1f member_writes_per_object=%.2f\n",
+      count, std::chrono::duration<double>(finished - start).count(), percentile(latencies, 0.5),
+      percentile(latencies, 0.99), usage_after.cpu_seconds - usage_before.cpu_seconds,
+      static_cast<double>(usage_after.peak_rss_kib) / 1024.0,
+      static_cast<double>(writes) / static_cast<double>(count));
+  return 0;
+}
+
+int runDirect(const std::string& kubeconfig, const std::string& ns, int count) {
+  // The controller's member-client limits (spec §2.1: QPS 20, burst 30), one writer per member,
+  // concurrently, as the controller dispatches to clusters in parallel.
+  std::map<std::string, std::unique_ptr<kf::RestClient>> members;
+  for (const auto& m : kMembers) members[m] = clientFor(kubeconfig, m, 20, 30);
+  std::mutex mu;
+  std::vector<double> latencies;
+  std::atomic<bool> failed{false};
+  const auto start = Clock::now();
+  std::vector<std::thread> writers;
+  for (auto& [member, client] : members) {
+    writers.emplace_back([&, c = client.get()] {
+      kf::ResourceClient configmaps(*c, kConfigMaps, ns);
+      for (int i = 0; i < count && !failed; ++i) {
+        auto done = configmaps.create({{"apiVersion", "v1"},
+                                       {"kind", "ConfigMap"},
+                                       {"metadata", {{"name", objectName(i)}, {"namespace", ns}}},
+                                       {"data", {{"index", std::to_string(i)}, {"payload", "x"}}}});
+        if (!done) failed = true;
+        std::lock_guard lock(mu);
+        // Latency from the start, as a federated object created at t=0 could at best arrive.
+        latencies.push_back(std::chrono::duration<double>(Clock::now() - start).count());
+      }
+    });
+  }
+  for (auto& w : writers) w.join();
+  if (failed) return 1;
+  std::printf("mode=direct objects=%d seconds=%.2f p50=%.3f p99=%.3f member_writes_per_object=%d\n",
+              count, std::chrono::duration<double>(Clock::now() - start).count(),
+              percentile(latencies, 0.5), percentile(latencies, 0.99),
+              static_cast<int>(kMembers.size()));
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.size() >= 5 && args[0] == "--kubeconfig" && args[2] == "federated" && args.size() == 6) {
+    return runFederated(args[1], args[3], std::stoi(args[4]), std::stoi(args[5]));
+  }
+  if (args.size() == 5 && args[0] == "--kubeconfig" && args[2] == "direct") {
+    return runDirect(args[1], args[3], std::stoi(args[4]));
+  }
+  std::fprintf(stderr,
+               "usage: propagation_bench --kubeconfig F federated NAMESPACE COUNT MANAGER_PID\n"
+               "       propagation_bench --kubeconfig F direct NAMESPACE COUNT\n");
+  return 2;
+}

@@ -1,0 +1,30 @@
+#pragma once
+// Where the controller manager's KubeFedConfig comes from (spec §2.1 steps 4–6): a file given with
+// --kubefed-config, else the object `kubefed` in the KubeFed namespace, created when absent; then
+// defaulted, validated, and turned into the settings the controllers read.
+
+#include <string>
+
+#include "apis/core/kubefed_config.h"
+#include "cmd/controller-manager/options.h"
+#include "federation/client/rest_client.h"
+#include "federation/controller/control_plane_config.h"
+#include "federation/runtime/feature_gate.h"
+
+namespace kf::manager {
+
+inline constexpr const char* kKubeFedConfigName = "kubefed";
+
+// The KubeFedConfig to run with, defaulted and validated. Invalid ones fail with
+// "invalid KubeFedConfig \"<ns>/<name>\": <field errors>".
+Result<core::KubeFedConfig> obtainKubeFedConfig(RestClient& host, const Options& options,
+                                                const std::string& kubefed_namespace);
+
+// The settings for the controllers: the KubeFedConfig's values with command-line overrides, and
+// the feature gates (KubeFedConfig first, --feature-gates winning) applied to `gates`.
+Result<ControlPlaneConfig> controlPlaneConfigFrom(const core::KubeFedConfig& config,
+                                                  const Options& options,
+                                                  const std::string& kubefed_namespace,
+                                                  FeatureGate& gates);
+
+}  // namespace kf::manager

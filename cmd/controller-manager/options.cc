@@ -1,0 +1,141 @@
+#include "cmd/controller-manager/options.h"
+
+#include <charconv>
+#include <sstream>
+
+#include "apis/meta/duration.h"
+#include "cmd/kubefedctl/flags.h"
+
+namespace kf::manager {
+namespace {
+
+ApiError badFlag(const std::string& flag, const std::string& value, const std::string& why) {
+  return makeError(Reason::kBadConfig,
+                   "invalid value \"" + value + "\" for flag --" + flag + ": " + why);
+}
+
+Result<int> parseInt(const std::string& flag, const std::string& text) {
+  int value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size()) {
+    return badFlag(flag, text, "expected an integer");
+  }
+  return value;
+}
+
+Result<double> parseDouble(const std::string& flag, const std::string& text) {
+  std::istringstream in(text);
+  double value = 0;
+  in >> value;
+  if (in.fail() || !in.eof()) return badFlag(flag, text, "expected a number");
+  return value;
+}
+
+Result<std::optional<Duration>> parseDuration(const std::string& flag, const std::string& text) {
+  if (text.empty()) return std::optional<Duration>{};
+  auto value = meta::parseGoDuration(text);
+  if (!value || *value <= Duration::zero()) {
+    return badFlag(flag, text, "expected a positive duration such as 15s or 1m30s");
+  }
+  return std::optional<Duration>{*value};
+}
+
+struct RawFlags {
+  std::string qps = "5";
+  std::string burst = "10";
+  std::string verbosity = "0";
+  std::string lease_duration;
+  std::string renew_deadline;
+  std::string retry_period;
+};
+
+void declare(kubefedctl::FlagSet& flags, Options& o, RawFlags& raw) {
+  flags.addString("kubefed-namespace", 0, &o.kubefed_namespace,
+                  "The namespace the KubeFed control plane is deployed in.");
+  flags.addString("kubeconfig", 0, &o.kubeconfig,
+                  "Path to a kubeconfig. Only required if out-of-cluster.");
+  flags.addString("master", 0, &o.master,
+                  "The address of the Kubernetes API server. Overrides any value in kubeconfig. "
+                  "Only required if out-of-cluster.");
+  flags.addString("kubefed-config", 0, &o.kubefed_config,
+                  "Path to a KubeFedConfig yaml file. Test only.");
+  flags.addString("healthz-addr", 0, &o.healthz_addr, "The address the healthz endpoint binds to.");
+  flags.addString("metrics-addr", 0, &o.metrics_addr, "The address the metric endpoint binds to.");
+  flags.addString("rest-config-qps", 0, &raw.qps,
+                  "Maximum QPS to the API server from this client.");
+  flags.addString("rest-config-burst", 0, &raw.burst,
+                  "Maximum burst for throttle to the API server from this client.");
+  flags.addString("feature-gates", 0, &o.feature_gates,
+                  "A set of key=value pairs that describe feature gates; they override the "
+                  "KubeFedConfig's featureGates.");
+  flags.addBool("leader-elect", 0, &o.leader_elect,
+                "Run controllers only while holding the leader-election lease.");
+  flags.addString("leader-elect-lease-duration", 0, &raw.lease_duration,
+                  "Overrides KubeFedConfig spec.leaderElect.leaseDuration.");
+  flags.addString("leader-elect-renew-deadline", 0, &raw.renew_deadline,
+                  "Overrides KubeFedConfig spec.leaderElect.renewDeadline.");
+  flags.addString("leader-elect-retry-period", 0, &raw.retry_period,
+                  "Overrides KubeFedConfig spec.leaderElect.retryPeriod.");
+  flags.addString("v", 'v', &raw.verbosity, "number for the log level verbosity");
+  flags.addBool("version", 0, &o.print_version, "Prints the version info of controller manager.");
+}
+
+}  // namespace
+
+Result<Options> parseOptions(const std::vector<std::string>& args, const char* default_scope_env) {
+  Options o;
+  RawFlags raw;
+  kubefedctl::FlagSet flags;
+  declare(flags, o, raw);
+  std::ostringstream warnings;
+  if (!flags.parse(args, warnings)) return makeError(Reason::kBadConfig, flags.error());
+  o.help = flags.helpRequested();
+  if (!flags.positional().empty()) {
+    return makeError(Reason::kBadConfig,
+                     "unexpected argument \"" + flags.positional().front() +
+                         "\": the controller manager takes flags only (see --help)");
+  }
+  KF_TRY(qps, parseDouble("rest-config-qps", raw.qps));
+  KF_TRY(burst, parseInt("rest-config-burst", raw.burst));
+  KF_TRY(verbosity, parseInt("v", raw.verbosity));
+  KF_TRY(lease, parseDuration("leader-elect-lease-duration", raw.lease_duration));
+  KF_TRY(renew, parseDuration("leader-elect-renew-deadline", raw.renew_deadline));
+  KF_TRY(retry, parseDuration("leader-elect-retry-period", raw.retry_period));
+  o.rest_config_qps = qps;
+  o.rest_config_burst = burst;
+  o.verbosity = verbosity;
+  o.leader_elect_lease_duration = lease;
+  o.leader_elect_renew_deadline = renew;
+  o.leader_elect_retry_period = retry;
+
+  o.default_scope = default_scope_env == nullptr ? "" : default_scope_env;
+  if (!o.default_scope.empty() && o.default_scope != "Cluster" && o.default_scope != "Namespaced") {
+    return makeError(Reason::kBadConfig, "invalid DEFAULT_KUBEFED_SCOPE \"" + o.default_scope +
+                                             "\": must be Cluster or Namespaced");
+  }
+  return o;
+}
+
+std::string describeFlags(const Options& o) {
+  std::ostringstream out;
+  out << "--kubefed-namespace=" << o.kubefed_namespace << " --kubeconfig=" << o.kubeconfig
+      << " --master=" << o.master << " --kubefed-config=" << o.kubefed_config
+      << " --healthz-addr=" << o.healthz_addr << " --metrics-addr=" << o.metrics_addr
+      << " --rest-config-qps=" << o.rest_config_qps
+      << " --rest-config-burst=" << o.rest_config_burst << " --feature-gates=" << o.feature_gates
+      << " --leader-elect=" << std::boolalpha << o.leader_elect << " --v=" << o.verbosity;
+  return out.str();
+}
+
+std::string usage() {
+  Options o;
+  RawFlags raw;
+  kubefedctl::FlagSet flags;
+  declare(flags, o, raw);
+  return "The KubeFed controller manager runs a bunch of controllers which watch federated "
+         "resources and propagate them to member clusters.\n\nUsage:\n  controller-manager "
+         "[flags]\n\nFlags:\n" +
+         flags.usage();
+}
+
+}  // namespace kf::manager

@@ -1,0 +1,47 @@
+#pragma once
+// The controller manager's command line (spec §2.1), parsed and checked.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "federation/client/api_error.h"
+#include "federation/runtime/clock.h"
+
+namespace kf::manager {
+
+struct Options {
+  std::string kubefed_namespace;
+  std::string kubeconfig;
+  std::string master;
+  std::string kubefed_config;  // a KubeFedConfig YAML file instead of the API object
+  std::string healthz_addr = ":8080";
+  std::string metrics_addr = ":9090";
+  double rest_config_qps = 5.0;
+  int rest_config_burst = 10;
+  std::string feature_gates;  // "A=true,B=false"; wins over KubeFedConfig's featureGates
+  int verbosity = 0;
+  bool print_version = false;
+  bool help = false;
+
+  bool leader_elect = true;
+  // Each overrides KubeFedConfig's leaderElect value when given.
+  std::optional<Duration> leader_elect_lease_duration;
+  std::optional<Duration> leader_elect_renew_deadline;
+  std::optional<Duration> leader_elect_retry_period;
+
+  // DEFAULT_KUBEFED_SCOPE from the environment: "", "Cluster" or "Namespaced".
+  std::string default_scope;
+};
+
+// Parses argv (without the program name) and the environment variable DEFAULT_KUBEFED_SCOPE.
+// Errors name the flag and the bad value.
+Result<Options> parseOptions(const std::vector<std::string>& args, const char* default_scope_env);
+
+// "--name=value" for every flag, for the V(1) startup log line (no secrets are flags).
+std::string describeFlags(const Options& options);
+
+// The --help text.
+std::string usage();
+
+}  // namespace kf::manager

@@ -1,0 +1,222 @@
+#include "cmd/controller-manager/run.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <spdlog/spdlog.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <stop_token>
+#include <thread>
+
+#include "cmd/controller-manager/kubefed_config_source.h"
+#include "cmd/controller-manager/options.h"
+#include "cmd/controller-manager/servers.h"
+#include "controllers/manager/controller_manager.h"
+#include "federation/client/kubeconfig.h"
+#include "federation/election/identity.h"
+#include "federation/election/leader_elector.h"
+#include "federation/election/lease_lock.h"
+
+#ifndef KF_GIT_VERSION
+#define KF_GIT_VERSION "v0.0.0-master+$Format:%h$"
+#endif
+#ifndef KF_GIT_COMMIT
+#define KF_GIT_COMMIT "$Format:%H$"
+#endif
+
+namespace kf::manager {
+namespace {
+
+constexpr int kExitFatal = 255;
+constexpr int kExitLeadershipLost = 1;
+constexpr int kExitBadFlags = 2;
+constexpr const char* kLeaderLockName = "kubefed-controller-manager";
+
+std::string versionLine() {
+  // Shaped like KubeFed's %#v of version.Info.
+  return std::string("KubeFed controller-manager version: version.Info{Version:\"") +
+         KF_GIT_VERSION + "\", GitCommit:\"" + KF_GIT_COMMIT +
+         "\", GitTreeState:\"\", BuildDate:\"1970-01-01T00:00:00Z\", GoVersion:\"\", "
+         "Compiler:\"gcc\", Platform:\"linux\"}";
+}
+
+void configureLogging(int verbosity) {
+  // klog's header: severity, date, time, pid.
+  spdlog::set_pattern("%L%m%d %H:%M:%S.%f %P] %v");
+  spdlog::set_level(verbosity >= 6   ? spdlog::level::trace
+                    : verbosity >= 4 ? spdlog::level::debug
+                                     : spdlog::level::info);
+}
+
+int fatal(const std::string& message) {
+  spdlog::critical("Error: {}", message);
+  return kExitFatal;
+}
+
+std::string env(const char* name) {
+  const char* value = std::getenv(name);
+  return value == nullptr ? "" : value;
+}
+
+Result<RestConfig> hostRestConfig(const Options& options) {
+  KubeconfigOptions kubeconfig{options.kubeconfig, "", env("KUBECONFIG"), env("HOME")};
+  InClusterEnv in_cluster{env("KUBERNETES_SERVICE_HOST"), env("KUBERNETES_SERVICE_PORT")};
+  KF_TRY(config, resolveRestConfig(kubeconfig, in_cluster));
+  RestConfig out = std::move(config);
+  if (!options.master.empty()) out.server = options.master;
+  if (options.rest_config_qps > 0) out.qps = options.rest_config_qps;
+  if (options.rest_config_burst > 0) out.burst = options.rest_config_burst;
+  out.user_agent = "kubefed-controller-manager";
+  return out;
+}
+
+Result<std::string> kubefedNamespace(const Options& options) {
+  std::string ns = options.kubefed_namespace;
+  if (ns.empty() && options.kubeconfig.empty() && options.master.empty()) {
+    std::ifstream in(std::string(kServiceAccountDir) + "/namespace");
+    std::getline(in, ns);
+  }
+  if (ns.empty()) {
+    return makeError(Reason::kBadConfig,
+                     "The KubeFed namespace must be specified via --kubefed-namespace");
+  }
+  return ns;
+}
+
+// SIGTERM and SIGINT request a stop; they are blocked in every thread and taken by one waiter.
+class SignalWaiter {
+ public:
+  SignalWaiter() {
+    sigemptyset(&signals_);
+    sigaddset(&signals_, SIGTERM);
+    sigaddset(&signals_, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &signals_, nullptr);
+  }
+  ~SignalWaiter() {
+    done_ = true;
+    if (thread_.joinable()) thread_.join();
+  }
+  void start(std::stop_source stop) {
+    thread_ = std::thread([this, stop]() mutable {
+      const timespec poll{0, 200'000'000};
+      while (!done_) {
+        int signal = sigtimedwait(&signals_, nullptr, &poll);
+        if (signal > 0) {
+          spdlog::info("Received signal {}, stopping", signal == SIGTERM ? "SIGTERM" : "SIGINT");
+          stop.request_stop();
+          return;
+        }
+      }
+    });
+  }
+
+ private:
+  sigset_t signals_;
+  std::atomic<bool> done_{false};
+  std::thread thread_;
+};
+
+void waitForStop(const std::stop_token& stop) {
+  std::mutex mu;
+  std::condition_variable_any cv;
+  std::unique_lock lock(mu);
+  cv.wait(lock, stop, [] { return false; });
+}
+
+// Runs the controllers until `stop`; returns false when they failed to start.
+bool runControllers(const ControlPlaneConfig& config, const std::shared_ptr<RestClient>& host,
+                    const std::stop_token& stop) {
+  ControllerManager manager(config, host, realClock());
+  if (auto started = manager.start(); !started) {
+    spdlog::error("Error: cannot start controllers: {}", started.error().message);
+    return false;
+  }
+  waitForStop(stop);
+  manager.stop();
+  return true;
+}
+
+int runWithLeaderElection(const ControlPlaneConfig& config, const std::shared_ptr<RestClient>& host,
+                          std::stop_source& stop) {
+  LeaseLock lock(*host, config.kubefed_namespace, kLeaderLockName);
+  LeaderElectionConfig election;
+  election.lock = &lock;
+  election.identity = makeLeaderIdentity();
+  election.lease_duration = config.lease_duration;
+  election.renew_deadline = config.renew_deadline;
+  election.retry_period = config.retry_period;
+  election.release_on_cancel = true;
+  std::atomic<bool> failed{false};
+  election.callbacks.on_started_leading = [&](std::stop_token leading) {
+    if (!runControllers(config, host, leading)) {
+      failed = true;
+      stop.request_stop();
+    }
+  };
+  if (auto invalid = validateLeaderElectionConfig(election); !invalid.empty()) {
+    return fatal("invalid leader election settings: " + invalid);
+  }
+  spdlog::info("Leader election identity: {}", election.identity);
+  LeaderElector elector(election, realClock());
+  ElectionResult result = elector.run(stop.get_token());
+  if (failed) return kExitFatal;
+  if (result == ElectionResult::kLost) {
+    // The elector logged "leader election lost".
+    spdlog::critical("lost lease");
+    return kExitLeadershipLost;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int runControllerManager(const std::vector<std::string>& args) {
+  SignalWaiter signals;  // first, so that every later thread inherits the blocked mask
+  auto parsed = parseOptions(args, std::getenv("DEFAULT_KUBEFED_SCOPE"));
+  if (!parsed) {
+    std::cerr << "Error: " << parsed.error().message << "\n";
+    return kExitBadFlags;
+  }
+  const Options options = std::move(parsed).value();
+  if (options.help) {
+    std::cout << usage();
+    return 0;
+  }
+  std::cout << versionLine() << std::endl;
+  if (options.print_version) return 0;
+  configureLogging(options.verbosity);
+  if (options.verbosity >= 1) spdlog::info("Flags: {}", describeFlags(options));
+
+  ReadinessFlag ready;
+  auto servers = startServers(options, ready);
+  if (!servers) return fatal(servers.error().message);
+
+  auto host_config = hostRestConfig(options);
+  if (!host_config)
+    return fatal("cannot build the host cluster's client: " + host_config.error().message);
+  auto ns = kubefedNamespace(options);
+  if (!ns) return fatal(ns.error().message);
+  auto host_client = RestClient::create(host_config.value());
+  if (!host_client) return fatal(host_client.error().message);
+  std::shared_ptr<RestClient> host = std::move(host_client).value();
+
+  auto kubefed_config = obtainKubeFedConfig(*host, options, ns.value());
+  if (!kubefed_config) return fatal(kubefed_config.error().message);
+  FeatureGate gates = kubefedFeatureGates();
+  auto config = controlPlaneConfigFrom(kubefed_config.value(), options, ns.value(), gates);
+  if (!config) return fatal(config.error().message);
+
+  // Configured: ready to lead or to stand by.
+  ready.set(true);
+  std::stop_source stop;
+  signals.start(stop);
+  if (options.leader_elect) return runWithLeaderElection(config.value(), host, stop);
+  return runControllers(config.value(), host, stop.get_token()) ? 0 : kExitFatal;
+}
+
+}  // namespace kf::manager

@@ -1,0 +1,32 @@
+#pragma once
+// The controller manager's HTTP endpoints: /healthz and /readyz on --healthz-addr, /metrics on
+// --metrics-addr (the same server when both addresses are equal).
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+#include "cmd/controller-manager/options.h"
+#include "federation/client/api_error.h"
+
+namespace kf::manager {
+
+class ReadinessFlag {
+ public:
+  void set(bool ready) { ready_ = ready; }
+  bool get() const { return ready_; }
+
+ private:
+  std::atomic<bool> ready_{false};
+};
+
+class Servers {
+ public:
+  virtual ~Servers() = default;
+};
+
+// Binds both addresses; fails naming the address that could not be bound. `ready` must outlive
+// the servers.
+Result<std::unique_ptr<Servers>> startServers(const Options& options, const ReadinessFlag& ready);
+
+}  // namespace kf::manager

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# A running federation on the local clusters, for the demo and the benchmarks: a host and two
+# members (with kube-controller-manager, whose token controller fills the join's ServiceAccount
+# token), KubeFed's CRDs, the controller manager started in the background, both members joined
+# with `kubefedctl join`, and the given types enabled with `kubefedctl enable`.
+#
+# Usage: hack/federation.sh up BUILD_DIR [TYPE...]   (KF_RUN_DIR selects the run directory)
+#        hack/federation.sh down
+# Expects the binaries in BUILD_DIR (cmd/controller-manager, cmd/kubefedctl). The controller
+# manager's log is $KF_RUN_DIR/controller-manager.log, its pid $KF_RUN_DIR/controller-manager.pid;
+# KF_MANAGER_ARGS adds flags to it (e.g. "--rest-config-qps 200 --rest-config-burst 400").
+set -euo pipefail
+cd "$(dirname "$0")/.."
+: "${KF_RUN_DIR:?set KF_RUN_DIR}"
+NS=kube-federation-system
+
+stop_manager() {
+  local pid_file=$KF_RUN_DIR/controller-manager.pid
+  [[ -f $pid_file ]] || return 0
+  local pid
+  pid=$(cat "$pid_file")
+  # Only the process this script started: its pid, still running our binary.
+  if [[ -r /proc/$pid/cmdline ]] && tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q controller-manager; then
+    kill -TERM "$pid"
+    for _ in $(seq 100); do [[ -d /proc/$pid ]] || break; sleep 0.1; done
+  fi
+  rm -f "$pid_file"
+}
+
+if [[ ${1:-} == down ]]; then
+  [[ -d $KF_RUN_DIR ]] && stop_manager
+  exec hack/local-clusters.sh down
+fi
+[[ ${1:-} == up && -n ${2:-} ]] || { echo "usage: $0 up BUILD_DIR [TYPE...] | down" >&2; exit 2; }
+BUILD=$2
+shift 2
+TYPES=("$@")
+
+KF_WITH_KCM=1 hack/local-clusters.sh up 2 >/dev/null
+set -a; . "$KF_RUN_DIR/env"; set +a
+K="$KF_KUBECTL --kubeconfig $KUBECONFIG --context host"
+KUBEFEDCTL="$BUILD/cmd/kubefedctl/kubefedctl --kubeconfig $KUBECONFIG --host-cluster-context host"
+
+$K apply --server-side -f charts/kubefed/charts/controllermanager/crds/crds.yaml >/dev/null
+$K wait --for condition=established --timeout=60s \
+  -f charts/kubefed/charts/controllermanager/crds/crds.yaml >/dev/null
+$K get namespace "$NS" >/dev/null 2>&1 || $K create namespace "$NS" >/dev/null
+
+stop_manager
+"$BUILD/cmd/controller-manager/controller-manager" --kubeconfig "$KUBECONFIG" \
+  --kubefed-namespace "$NS" --healthz-addr 127.0.0.1:0 --metrics-addr 127.0.0.1:0 \
+  ${KF_MANAGER_ARGS:-} \
+  >"$KF_RUN_DIR/controller-manager.log" 2>&1 &
+echo $! >"$KF_RUN_DIR/controller-manager.pid"
+# The controller manager creates the KubeFedConfig that `join` reads the scope from.
+for _ in $(seq 300); do
+  grep -q 'promoted as leader' "$KF_RUN_DIR/controller-manager.log" && break
+  [[ -d /proc/$(cat "$KF_RUN_DIR/controller-manager.pid") ]] || {
+    cat "$KF_RUN_DIR/controller-manager.log" >&2; exit 1; }
+  sleep 0.1
+done
+
+for member in member1 member2; do
+  if ! $K -n "$NS" get kubefedcluster "$member" >/dev/null 2>&1; then
+    $KUBEFEDCTL join "$member" --cluster-context "$member"
+  fi
+done
+$K -n "$NS" wait --for condition=Ready --timeout=60s kubefedcluster member1 member2 >/dev/null
+for type in "${TYPES[@]}"; do
+  $KUBEFEDCTL enable "$type" >/dev/null
+done

@@ -1,0 +1,252 @@
+#include "sync/federated_deletion.h"
+
+#include <spdlog/spdlog.h>
+
+#include <string>
+#include <vector>
+
+#include "sync/delete_options.h"
+#include "sync/dispatcher.h"
+#include "sync/finalizers.h"
+#include "sync/managed_label.h"
+
+namespace kf::sync {
+
+namespace {
+
+ResourceClient federatedObjects(const SyncContext& context, const Json& federated_object) {
+  return ResourceClient(*context.host, context.type.federated_resource,
+                        objectNamespace(federated_object));
+}
+
+Status removeSyncFinalizer(const SyncContext& context, const Json& federated_object) {
+  Json updated = federated_object;
+  if (!removeFinalizers(updated, {std::string(kSyncControllerFinalizer)})) {
+    return boost::outcome_v2::success();
+  }
+  Result<Json> patched =
+      federatedObjects(context, federated_object)
+          .patch(objectName(federated_object), PatchType::kMerge, finalizersMergePatch(updated));
+  if (!patched && !isNotFound(patched.error())) {
+    return patched.error();
+  }
+  return boost::outcome_v2::success();
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& name : names) {
+    out += (out.empty() ? "" : ", ") + name;
+  }
+  return out;
+}
+
+// What the member clusters hold of one object, from the caches.
+struct MemberObjects {
+  std::vector<std::pair<std::string, ObjectPtr>> objects;  // ready clusters that hold one
+  std::vector<std::string> unready;
+  std::vector<std::string> errors;
+};
+
+MemberObjects cachedMemberObjects(const SyncContext& context, const QualifiedName& target) {
+  MemberObjects out;
+  for (const ClusterSnapshot& cluster : context.clusters.clusters()) {
+    if (!cluster.ready) {
+      out.unready.push_back(cluster.name);
+      continue;
+    }
+    Result<ObjectPtr> cached = context.member_informers.cached(cluster.name, target.key());
+    if (!cached) {
+      out.errors.push_back(cluster.name + ": " + cached.error().describe());
+    } else if (cached.value()) {
+      out.objects.emplace_back(cluster.name, cached.value());
+    }
+  }
+  return out;
+}
+
+// Failures the operations reported (the statuses left after a complete wait are failures).
+std::vector<std::string> failedClusters(const DispatchOutcome& outcome) {
+  std::vector<std::string> out;
+  for (const auto& [cluster, result] : outcome.clusters) {
+    if (result.status != PropagationStatus::kOk &&
+        result.status != PropagationStatus::kWaitingForRemoval) {
+      out.push_back(cluster + " (" + std::string(propagationStatusName(result.status)) + ")");
+    }
+  }
+  return out;
+}
+
+// Unlabels every object in `members` (those being deleted are left alone); "" on success,
+// else what failed.
+std::string unlabelAll(const SyncContext& context,
+                       const std::shared_ptr<MemberObjectContext>& member_context,
+                       const MemberObjects& members) {
+  Dispatcher dispatcher(context.executors, context.clock, context.operation_timeout);
+  for (const auto& [cluster, object] : members.objects) {
+    if (hasDeletionTimestamp(*object) || !hasManagedLabel(*object)) {
+      continue;
+    }
+    dispatcher.dispatch(cluster, OperationKind::kRemoveManagedLabel,
+                        [member_context](OperationReport& report) {
+                          removeManagedLabelInCluster(member_context, report);
+                        });
+  }
+  const DispatchOutcome outcome = dispatcher.wait();
+  if (context.stopping) {
+    return "the controller is stopping";
+  }
+  std::vector<std::string> problems;
+  if (outcome.timed_out) {
+    problems.push_back("removing the managed label timed out");
+  }
+  if (const auto failed = failedClusters(outcome); !failed.empty()) {
+    problems.push_back("removing the managed label failed in " + joined(failed));
+  }
+  if (!members.unready.empty()) {
+    problems.push_back("the following clusters were not ready: " + joined(members.unready));
+  }
+  problems.insert(problems.end(), members.errors.begin(), members.errors.end());
+  return joined(problems);
+}
+
+// Step 3: deletes (or, for the host's own namespace, unlabels) what the caches still hold.
+// Returns kOk when nothing remains, kNeedsRecheck while deletions are under way.
+ReconcileResult deleteFromClusters(SyncContext& context, const Json& federated_object,
+                                   const ResolvedEventKey& names, const DeleteOptions& options) {
+  auto members = memberObjectContext(context, std::make_shared<const Json>(federated_object),
+                                     names.target, {});
+  const MemberObjects cached = cachedMemberObjects(context, names.target);
+  Dispatcher dispatcher(context.executors, context.clock, context.operation_timeout);
+  int remaining = 0;
+  for (const auto& [cluster, object] : cached.objects) {
+    const bool host_namespace = members->isHostNamespace(*object);
+    if (host_namespace && hasDeletionTimestamp(*object)) {
+      continue;  // the host is deleting its namespace itself
+    }
+    ++remaining;
+    if (hasDeletionTimestamp(*object)) {
+      continue;
+    }
+    if (host_namespace) {
+      dispatcher.dispatch(
+          cluster, OperationKind::kRemoveManagedLabel,
+          [members](OperationReport& report) { removeManagedLabelInCluster(members, report); });
+    } else {
+      dispatcher.dispatch(cluster, OperationKind::kDelete,
+                          [members, options](OperationReport& report) {
+                            deleteInCluster(members, options, report);
+                          });
+    }
+  }
+  const DispatchOutcome outcome = dispatcher.wait();
+  if (context.stopping) {
+    return ReconcileResult::kError;  // cancelled: try again after a restart
+  }
+  const std::vector<std::string> failed = failedClusters(outcome);
+  if (!cached.unready.empty() || !cached.errors.empty() || outcome.timed_out || !failed.empty()) {
+    spdlog::warn(
+        "Deleting {} {} from member clusters is incomplete: unready [{}], errors [{}], "
+        "failed [{}]{}",
+        context.type.target_type.kind, names.target.key(), joined(cached.unready),
+        joined(cached.errors), joined(failed), outcome.timed_out ? ", timed out" : "");
+    return ReconcileResult::kError;
+  }
+  return remaining > 0 ? ReconcileResult::kNeedsRecheck : ReconcileResult::kOk;
+}
+
+// Step 4: asks every cluster directly (caches may lag) that the object is gone or unlabeled.
+// "" when all clear, else why not.
+std::string verifyRemoved(const SyncContext& context, const QualifiedName& target) {
+  std::vector<std::string> problems;
+  for (const ClusterSnapshot& cluster : context.clusters.clusters()) {
+    if (!cluster.ready) {
+      problems.push_back(cluster.name + " is not ready");
+      continue;
+    }
+    Result<std::shared_ptr<RestClient>> client = context.clusters.client(cluster.name);
+    if (!client || !client.value()) {
+      problems.push_back(cluster.name + ": no client");
+      continue;
+    }
+    Result<Json> live =
+        ResourceClient(*client.value(), context.type.target_resource, target.ns).get(target.name);
+    if (!live) {
+      if (!isNotFound(live.error())) {
+        problems.push_back(cluster.name + ": " + live.error().describe());
+      }
+      continue;
+    }
+    const bool host_namespace = context.type.target_is_namespace && [&] {
+      ObjectPtr host = context.host_informers.hostNamespace(target.name);
+      return host && objectUid(*host) == objectUid(live.value());
+    }();
+    if (hasDeletionTimestamp(live.value()) && !host_namespace) {
+      problems.push_back(cluster.name + ": the object is still being deleted");
+    } else if (hasManagedLabel(live.value())) {
+      problems.push_back(cluster.name + ": the object still has the managed label");
+    }
+  }
+  return joined(problems);
+}
+
+}  // namespace
+
+Result<Json> ensureFinalizer(const SyncContext& context, const Json& federated_object) {
+  Json updated = federated_object;
+  if (!addFinalizers(updated, {std::string(kSyncControllerFinalizer)})) {
+    return federated_object;
+  }
+  return federatedObjects(context, federated_object)
+      .patch(objectName(federated_object), PatchType::kMerge, finalizersMergePatch(updated));
+}
+
+ReconcileResult releaseOrphans(SyncContext& context, const QualifiedName& target) {
+  const std::string problems =
+      unlabelAll(context, memberObjectContext(context, nullptr, target, {}),
+                 cachedMemberObjects(context, target));
+  if (!problems.empty()) {
+    spdlog::warn("Releasing member objects {} {} is incomplete: {}", context.type.target_type.kind,
+                 target.key(), problems);
+    return ReconcileResult::kError;
+  }
+  return ReconcileResult::kOk;
+}
+
+ReconcileResult ensureDeletion(SyncContext& context, const Json& federated_object,
+                               const ResolvedEventKey& names) {
+  context.versions.forget(names.federated);
+  if (!hasFinalizer(federated_object, kSyncControllerFinalizer)) {
+    return ReconcileResult::kOk;
+  }
+  const std::string key = objectKey(federated_object);
+  if (isOrphaningEnabled(federated_object)) {
+    // The finalizer goes first: the orphan path finishes unlabeling if this pass cannot.
+    if (Status removed = removeSyncFinalizer(context, federated_object); !removed) {
+      spdlog::error("Failed to remove the finalizer of {}: {}", key, removed.error().describe());
+      return ReconcileResult::kError;
+    }
+    return releaseOrphans(context, names.target);
+  }
+  Result<std::optional<DeleteOptions>> options = deleteOptionsOf(federated_object);
+  if (!options) {
+    spdlog::error("Cannot delete the member objects of {}: {}", key, options.error().describe());
+    return ReconcileResult::kError;
+  }
+  const ReconcileResult deleted = deleteFromClusters(context, federated_object, names,
+                                                     options.value().value_or(DeleteOptions{}));
+  if (deleted != ReconcileResult::kOk) {
+    return deleted;
+  }
+  if (const std::string problems = verifyRemoved(context, names.target); !problems.empty()) {
+    spdlog::info("Waiting for the member objects of {} to be removed: {}", key, problems);
+    return ReconcileResult::kError;
+  }
+  if (Status removed = removeSyncFinalizer(context, federated_object); !removed) {
+    spdlog::error("Failed to remove the finalizer of {}: {}", key, removed.error().describe());
+    return ReconcileResult::kError;
+  }
+  return ReconcileResult::kOk;
+}
+
+}  // namespace kf::sync

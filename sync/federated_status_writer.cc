@@ -1,0 +1,50 @@
+#include "sync/federated_status_writer.h"
+
+#include <utility>
+
+namespace kf::sync {
+
+Result<FederatedStatusUpdate> writeFederatedStatus(ResourceClient& federated_objects,
+                                                   Json federated_object,
+                                                   const PropagationOutcome& outcome, Clock& clock,
+                                                   int max_attempts) {
+  const std::string key = objectKey(federated_object);
+  ApiError last = makeError(Reason::kUnknown, "no attempt made");
+  for (int attempt = 0; attempt < max_attempts; ++attempt) {
+    Result<FederatedStatusUpdate> update =
+        computeFederatedStatus(federated_object, outcome, clock.wallNow());
+    if (!update) {
+      ApiError error = update.error();
+      error.message = "computing the status of " + key + ": " + error.message;
+      return error;
+    }
+    if (!update.value().changed) {
+      return update;
+    }
+    federated_object["status"] = update.value().status;
+    Result<Json> written = federated_objects.updateStatus(federated_object);
+    if (written) {
+      return update;
+    }
+    last = written.error();
+    if (!isConflict(last)) {
+      if (isNotFound(last)) {
+        return update;  // deleted meanwhile: nothing left to describe
+      }
+      break;
+    }
+    Result<Json> current = federated_objects.get(objectName(federated_object));
+    if (!current) {
+      if (isNotFound(current.error())) {
+        return update;
+      }
+      last = current.error();
+      break;
+    }
+    federated_object = std::move(current.value());
+  }
+  last.message = "writing the status of " + key + ": " + last.message;
+  return last;
+}
+
+}  // namespace kf::sync

@@ -1,0 +1,19 @@
+#pragma once
+// Writes a reconcile's outcome to the federated object's status (spec §2.5.8 step 6): only when
+// computeFederatedStatus says it changed, as a status-subresource PUT; a Conflict re-reads the
+// object and computes again.
+
+#include "federation/client/resource_client.h"
+#include "federation/runtime/clock.h"
+#include "sync/federated_status.h"
+
+namespace kf::sync {
+
+// Returns the computed update (its `reason` and `retry_recoverable` drive the reconcile's
+// result). A federated object deleted meanwhile is not an error.
+Result<FederatedStatusUpdate> writeFederatedStatus(ResourceClient& federated_objects,
+                                                   Json federated_object,
+                                                   const PropagationOutcome& outcome, Clock& clock,
+                                                   int max_attempts = 5);
+
+}  // namespace kf::sync

@@ -1,0 +1,238 @@
+#include "sync/member_informers.h"
+
+#include <spdlog/spdlog.h>
+
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "federation/controller/change_trigger.h"
+
+namespace kf::sync {
+
+namespace {
+
+constexpr char kManagedSelector[] = "kubefed.io/managed=true";
+
+}  // namespace
+
+// Lets a retry timer that fires while (or after) the owner stops find out instead of using it.
+struct MemberInformers::Lifeline {
+  Mutex mu;
+  MemberInformers* owner KF_GUARDED_BY(mu) = nullptr;
+};
+
+MemberInformers::MemberInformers(MemberInformersOptions options, InformerManager& informers,
+                                 ClusterRegistry& clusters, Clock& clock, ObjectCallback on_object)
+    : options_(std::move(options)),
+      informers_(informers),
+      clusters_(clusters),
+      clock_(clock),
+      on_object_(std::move(on_object)),
+      lifeline_(std::make_shared<Lifeline>()) {
+  MutexLock lock(lifeline_->mu);
+  lifeline_->owner = this;
+}
+
+MemberInformers::~MemberInformers() { stop(); }
+
+void MemberInformers::start() {
+  {
+    MutexLock lock(mu_);
+    if (started_ || stopping_) {
+      return;
+    }
+    started_ = true;
+    thread_ = std::jthread([this] { run(); });
+  }
+  const ListenerId id =
+      clusters_.subscribe([this](const ClusterEvent& event) { post(Work{event}); });
+  {
+    MutexLock lock(mu_);
+    listener_ = id;
+  }
+  // After subscribing, so a cluster added meanwhile is seen by the look or by its event; each
+  // step reads the registry as it is then, so handling both is harmless.
+  post(Work{});
+}
+
+void MemberInformers::stop() {
+  std::optional<ListenerId> listener;
+  {
+    MutexLock lock(mu_);
+    if (stopping_) {
+      return;
+    }
+    stopping_ = true;
+    listener = listener_;
+    work_cv_.notify_all();
+  }
+  {
+    MutexLock lock(lifeline_->mu);
+    lifeline_->owner = nullptr;
+  }
+  if (listener) {
+    clusters_.unsubscribe(*listener);
+  }
+  if (thread_.joinable()) {
+    thread_.join();
+  }
+  std::map<std::string, InformerLease> leases;
+  {
+    MutexLock lock(mu_);
+    leases = std::move(leases_);
+    leases_.clear();
+    retry_timer_.reset();
+  }
+  leases.clear();  // releases outside the lock: the last lease of an informer joins its threads
+}
+
+void MemberInformers::post(Work work) {
+  MutexLock lock(mu_);
+  if (stopping_) {
+    return;
+  }
+  work_.push_back(std::move(work));
+  work_cv_.notify_all();
+}
+
+void MemberInformers::run() {
+  while (true) {
+    Work work;
+    {
+      MutexLock lock(mu_);
+      work_cv_.wait(lock.native(),
+                    [this]() KF_REQUIRES(mu_) { return stopping_ || !work_.empty(); });
+      if (stopping_) {
+        return;
+      }
+      work = std::move(work_.front());
+      work_.pop_front();
+    }
+    handle(work);
+  }
+}
+
+void MemberInformers::handle(const Work& work) {
+  if (work.event) {
+    const std::string& name = work.event->cluster.name;
+    // A changed cluster may have a new endpoint or credentials: start over with a fresh lease.
+    if (work.event->change != ClusterChange::kAdded) {
+      release(name);
+    }
+    converge(name);
+    return;
+  }
+  std::set<std::string> known;
+  for (const ClusterSnapshot& cluster : clusters_.clusters()) {
+    known.insert(cluster.name);
+    converge(cluster.name);
+  }
+  std::vector<std::string> gone;
+  {
+    MutexLock lock(mu_);
+    for (const auto& [name, lease] : leases_) {
+      if (!known.contains(name)) {
+        gone.push_back(name);
+      }
+    }
+  }
+  for (const std::string& name : gone) {
+    release(name);
+  }
+}
+
+void MemberInformers::converge(const std::string& cluster) {
+  const std::optional<ClusterSnapshot> snapshot = clusters_.cluster(cluster);
+  const bool wanted = snapshot && snapshot->ready;
+  bool held = false;
+  {
+    MutexLock lock(mu_);
+    held = leases_.contains(cluster);
+  }
+  if (!wanted) {
+    if (held) {
+      release(cluster);
+    }
+    return;
+  }
+  if (held) {
+    return;
+  }
+  const InformerKey key{cluster, options_.target, options_.target_namespace, kManagedSelector, ""};
+  Result<InformerLease> lease = informers_.acquire(key);
+  if (!lease) {
+    spdlog::warn("Could not start the informer {} for cluster {}: {}; retrying", describe(key),
+                 cluster, lease.error().describe());
+    scheduleRetry();
+    return;
+  }
+  lease.value().addEventHandler(std::make_shared<ChangeTrigger>(
+      [this](const Json& object) { on_object_(objectKey(object)); }));
+  MutexLock lock(mu_);
+  leases_.emplace(cluster, std::move(lease.value()));
+}
+
+void MemberInformers::release(const std::string& cluster) {
+  InformerLease lease;
+  {
+    MutexLock lock(mu_);
+    auto it = leases_.find(cluster);
+    if (it == leases_.end()) {
+      return;
+    }
+    lease = std::move(it->second);
+    leases_.erase(it);
+  }
+  lease.release();
+}
+
+void MemberInformers::scheduleRetry() {
+  MutexLock lock(mu_);
+  if (stopping_) {
+    return;
+  }
+  retry_timer_ =
+      clock_.runAfter(options_.acquire_retry_delay, [lifeline = std::weak_ptr(lifeline_)] {
+        const auto alive = lifeline.lock();
+        if (!alive) {
+          return;
+        }
+        MutexLock alive_lock(alive->mu);
+        if (alive->owner != nullptr) {
+          alive->owner->post(Work{});
+        }
+      });
+}
+
+bool MemberInformers::synced() const {
+  std::set<std::string> ready;
+  for (const ClusterSnapshot& cluster : clusters_.clusters()) {
+    if (cluster.ready) {
+      ready.insert(cluster.name);
+    }
+  }
+  MutexLock lock(mu_);
+  if (leases_.size() != ready.size()) {
+    return false;
+  }
+  for (const auto& [name, lease] : leases_) {
+    if (!ready.contains(name) || !lease->hasSynced()) {
+      return false;
+    }
+  }
+  return true;
+}
+
+Result<ObjectPtr> MemberInformers::cached(const std::string& cluster,
+                                          const std::string& key) const {
+  MutexLock lock(mu_);
+  auto it = leases_.find(cluster);
+  if (it == leases_.end()) {
+    return makeError(Reason::kNotFound, "no informer for cluster \"" + cluster +
+                                            "\": it is not ready or its cache is not started");
+  }
+  return it->second->store().get(key);
+}
+
+}  // namespace kf::sync

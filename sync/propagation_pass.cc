@@ -1,0 +1,238 @@
+#include "sync/propagation_pass.h"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "apis/encoding/version_hash.h"
+#include "sync/delete_options.h"
+#include "sync/dispatcher.h"
+#include "sync/federated_status_writer.h"
+#include "sync/placement.h"
+
+namespace kf::sync {
+
+namespace {
+
+struct Hashes {
+  std::string template_version;
+  std::string overrides_version;
+  std::string error;  // "" when both were computed
+};
+
+Hashes hashesOf(const Json& federated_object) {
+  const EncodeResult template_version = templateVersion(federated_object);
+  const EncodeResult overrides_version = overridesVersion(federated_object);
+  Hashes out{template_version.value, overrides_version.value, ""};
+  if (!template_version.ok()) {
+    out.error = "computing the template version: " + template_version.error;
+  } else if (!overrides_version.ok()) {
+    out.error = "computing the overrides version: " + overrides_version.error;
+  }
+  return out;
+}
+
+void warn(const SyncContext& context, const Json& federated_object, const std::string& reason,
+          const std::string& message) {
+  if (context.recorder) {
+    context.recorder->event(referenceTo(federated_object), EventType::kWarning, reason, message);
+  }
+}
+
+Result<std::set<std::string>> placementOf(const SyncContext& context, const Json& federated_object,
+                                          const Json* federated_namespace,
+                                          const std::vector<ClusterSnapshot>& clusters) {
+  std::vector<MemberCluster> members;
+  members.reserve(clusters.size());
+  for (const ClusterSnapshot& cluster : clusters) {
+    members.push_back(MemberCluster{cluster.name, cluster.labels});
+  }
+  if (context.type.targetNamespaced()) {
+    return computeNamespacedPlacement(federated_object, federated_namespace, members,
+                                      context.type.namespace_scoped_control_plane,
+                                      PlacementMode::kClustersOrSelector);
+  }
+  return computePlacement(federated_object, members, PlacementMode::kClustersOrSelector);
+}
+
+enum class ClusterAction { kNothing, kCreate, kUpdate, kDelete, kRemoveLabel, kAwaitRemoval };
+
+// What a ready cluster needs, given whether the object is placed there and what its cache holds.
+ClusterAction decideAction(bool placed, const ObjectPtr& object,
+                           const MemberObjectContext& members) {
+  if (placed) {
+    return object ? ClusterAction::kUpdate : ClusterAction::kCreate;
+  }
+  if (!object) {
+    return ClusterAction::kNothing;
+  }
+  if (hasDeletionTimestamp(*object)) {
+    return ClusterAction::kAwaitRemoval;
+  }
+  // The host cluster's own namespace is never deleted through federation, only released.
+  return members.isHostNamespace(*object) ? ClusterAction::kRemoveLabel : ClusterAction::kDelete;
+}
+
+// Starts the operation `action` calls for; returns whether one was started.
+bool dispatchAction(ClusterAction action, const std::string& cluster, const ObjectPtr& object,
+                    const std::shared_ptr<MemberObjectContext>& members,
+                    const DeleteOptions& delete_options, Dispatcher& dispatcher) {
+  switch (action) {
+    case ClusterAction::kNothing:
+      return false;
+    case ClusterAction::kAwaitRemoval:
+      dispatcher.recordStatus(cluster, PropagationStatus::kWaitingForRemoval,
+                              object->value("status", Json()));
+      return false;
+    case ClusterAction::kCreate:
+      dispatcher.dispatch(cluster, OperationKind::kCreate,
+                          [members](OperationReport& report) { createInCluster(members, report); });
+      return true;
+    case ClusterAction::kUpdate:
+      dispatcher.dispatch(cluster, OperationKind::kUpdate,
+                          [members, object](OperationReport& report) {
+                            updateInCluster(members, *object, report);
+                          });
+      return true;
+    case ClusterAction::kRemoveLabel:
+      dispatcher.dispatch(
+          cluster, OperationKind::kRemoveManagedLabel,
+          [members](OperationReport& report) { removeManagedLabelInCluster(members, report); });
+      return true;
+    case ClusterAction::kDelete:
+      dispatcher.dispatch(cluster, OperationKind::kDelete,
+                          [members, delete_options](OperationReport& report) {
+                            deleteInCluster(members, delete_options, report);
+                          });
+      return true;
+  }
+  return false;
+}
+
+// Decides and dispatches what each cluster needs; returns how many operations were started.
+int dispatchClusterOperations(const SyncContext& context,
+                              const std::shared_ptr<MemberObjectContext>& members,
+                              const std::vector<ClusterSnapshot>& clusters,
+                              const std::set<std::string>& selected,
+                              const DeleteOptions& delete_options, Dispatcher& dispatcher) {
+  int operations = 0;
+  const std::string key = members->target.key();
+  for (const ClusterSnapshot& cluster : clusters) {
+    const bool placed = selected.contains(cluster.name);
+    if (!cluster.ready) {
+      if (placed) {
+        dispatcher.recordStatus(cluster.name, PropagationStatus::kClusterNotReady);
+        recordClusterError(*members, PropagationStatus::kClusterNotReady, "Cluster not ready");
+      }
+      continue;
+    }
+    Result<ObjectPtr> cached = context.member_informers.cached(cluster.name, key);
+    if (!cached) {
+      dispatcher.recordStatus(cluster.name, PropagationStatus::kCachedRetrievalFailed);
+      recordClusterError(*members, PropagationStatus::kCachedRetrievalFailed,
+                         "Failed to retrieve cached cluster object: " + cached.error().describe());
+      continue;
+    }
+    const ClusterAction action = decideAction(placed, cached.value(), *members);
+    if (dispatchAction(action, cluster.name, cached.value(), members, delete_options, dispatcher)) {
+      ++operations;
+    }
+  }
+  return operations;
+}
+
+std::string describeTimeout(int operations, Duration timeout) {
+  const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(timeout).count();
+  return "Failed to finish " + std::to_string(operations) + " operations in " +
+         std::to_string(seconds) + "s";
+}
+
+ReconcileResult writeStatus(const SyncContext& context, const Json& federated_object,
+                            PropagationOutcome outcome) {
+  if (!outcome.raw_status_collection) {
+    for (auto& [name, cluster] : outcome.clusters) {
+      cluster.remote_status.reset();
+    }
+  }
+  ResourceClient federated_objects(*context.host, context.type.federated_resource,
+                                   objectNamespace(federated_object));
+  Result<FederatedStatusUpdate> written =
+      writeFederatedStatus(federated_objects, federated_object, outcome, context.clock);
+  if (!written) {
+    spdlog::error("Failed to update the status of {} {}: {}", context.type.federated_type.kind,
+                  objectKey(federated_object), written.error().describe());
+    return ReconcileResult::kError;
+  }
+  // Success overall while a cluster failed in a way worth retrying: back off and try again.
+  return written.value().retry_recoverable ? ReconcileResult::kError : ReconcileResult::kOk;
+}
+
+}  // namespace
+
+ReconcileResult propagate(SyncContext& context, const Json& federated_object,
+                          const ResolvedEventKey& names, const Json* federated_namespace) {
+  PropagationOutcome outcome;
+  outcome.raw_status_collection = context.type.raw_status_collection;
+  outcome.namespace_facts =
+      NamespaceFacts{context.type.namespace_scoped_control_plane, context.type.targetNamespaced(),
+                     federated_namespace != nullptr};
+
+  const std::vector<ClusterSnapshot> clusters = context.clusters.clusters();
+  Result<std::set<std::string>> selected =
+      placementOf(context, federated_object, federated_namespace, clusters);
+  if (!selected) {
+    warn(context, federated_object, "ComputePlacementFailed",
+         "Failed to compute placement: " + selected.error().message);
+    outcome.reason = AggregateReason::kComputePlacementFailed;
+    return writeStatus(context, federated_object, std::move(outcome));
+  }
+  Result<std::optional<DeleteOptions>> delete_options = deleteOptionsOf(federated_object);
+  if (!delete_options) {
+    spdlog::warn("Ignoring the delete options of {}: {}", objectKey(federated_object),
+                 delete_options.error().describe());
+  }
+
+  const Hashes hashes = hashesOf(federated_object);
+  if (!hashes.error.empty()) {
+    spdlog::error("Cannot track the versions of {}: {}", objectKey(federated_object), hashes.error);
+  }
+  auto members = memberObjectContext(
+      context, std::make_shared<const Json>(federated_object), names.target,
+      hashes.error.empty() ? context.versions.versionsFor(names.federated, hashes.template_version,
+                                                          hashes.overrides_version)
+                           : ClusterVersions{});
+  members->version_error = hashes.error;
+
+  Dispatcher dispatcher(context.executors, context.clock, context.operation_timeout);
+  const int operations = dispatchClusterOperations(
+      context, members, clusters, selected.value(),
+      delete_options && delete_options.value() ? *delete_options.value() : DeleteOptions{},
+      dispatcher);
+  DispatchOutcome dispatched = dispatcher.wait();
+  if (context.stopping) {
+    return ReconcileResult::kOk;  // operations were cancelled: their statuses mean nothing
+  }
+  if (dispatched.timed_out) {
+    warn(context, federated_object, "OperationTimeoutError",
+         describeTimeout(operations, context.operation_timeout));
+  }
+
+  if (hashes.error.empty()) {
+    Status recorded =
+        context.versions.update(federated_object, hashes.template_version, hashes.overrides_version,
+                                selected.value(), dispatched.versions);
+    if (!recorded) {
+      spdlog::error("Failed to record the propagated versions of {}: {}",
+                    objectKey(federated_object), recorded.error().describe());
+    }
+  }
+
+  outcome.clusters = std::move(dispatched.clusters);
+  outcome.resources_updated = dispatched.resources_updated;
+  return writeStatus(context, federated_object, std::move(outcome));
+}
+
+}  // namespace kf::sync

@@ -1,0 +1,18 @@
+#pragma once
+// One propagation pass of a federated object that is not being deleted (spec §2.5.3 step 4):
+// compute its placement, decide per cluster (create / update / delete / unlabel / report), run
+// the operations in parallel within the shared deadline, record the versions written and
+// write the federated status.
+
+#include "federation/controller/reconcile_worker.h"
+#include "sync/event_key.h"
+#include "sync/sync_context.h"
+
+namespace kf::sync {
+
+// `federated_object` carries the sync finalizer already; `federated_namespace` is the
+// FederatedNamespace of its namespace (namespaced targets; null when absent or not relevant).
+ReconcileResult propagate(SyncContext& context, const Json& federated_object,
+                          const ResolvedEventKey& names, const Json* federated_namespace);
+
+}  // namespace kf::sync

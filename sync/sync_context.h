@@ -1,0 +1,64 @@
+#pragma once
+// What one sync controller's reconciles share: the type they propagate and the parts the
+// controller owns (caches, version manager, executors). The SyncController builds it once and
+// hands it to every reconcile; the parts are thread-safe.
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+#include "apis/core/federated_type_config.h"
+#include "federation/client/rest_client.h"
+#include "federation/cluster/cluster_registry.h"
+#include "federation/events/event_recorder.h"
+#include "federation/runtime/clock.h"
+#include "sync/cluster_executors.h"
+#include "sync/host_informers.h"
+#include "sync/member_informers.h"
+#include "sync/member_operations.h"
+#include "sync/version_manager.h"
+
+namespace kf::sync {
+
+// The federated type as the sync controller needs it, resolved from the FTC at start.
+struct SyncTypeInfo {
+  core::ApiResource target_type;     // kind, group, version, plural, scope
+  core::ApiResource federated_type;  // Federated<Kind>
+  GroupVersionResource target_resource;
+  GroupVersionResource federated_resource;
+  bool target_is_namespace = false;  // the `namespaces` type
+  // Raw resource status collection: FTC statusCollection Enabled and the feature gate on.
+  bool raw_status_collection = false;
+  std::string kubefed_namespace;
+  bool namespace_scoped_control_plane = false;
+  bool skip_adopting = false;
+
+  // Namespaced targets (not Namespace itself) are placed within their FederatedNamespace.
+  bool targetNamespaced() const { return target_type.namespaced(); }
+};
+
+struct SyncContext {
+  SyncTypeInfo type;
+  std::shared_ptr<RestClient> host;
+  ClusterRegistry& clusters;
+  HostInformers& host_informers;
+  MemberInformers& member_informers;
+  VersionManager& versions;
+  ClusterExecutors& executors;
+  EventRecorderPtr recorder;
+  Clock& clock;
+  // Shared by every member operation of one reconcile (KubeFed: 30 s).
+  Duration operation_timeout;
+  // Set when the controller stops: member operations are cancelled then, and a reconcile must
+  // not write what they left behind.
+  const std::atomic<bool>& stopping;
+};
+
+// What the member operations on `federated`'s objects (named `target`) share during one
+// reconcile. `federated` may be null (an orphaned member object: no events are recorded).
+std::shared_ptr<MemberObjectContext> memberObjectContext(const SyncContext& context,
+                                                         ObjectPtr federated,
+                                                         const QualifiedName& target,
+                                                         ClusterVersions recorded_versions);
+
+}  // namespace kf::sync

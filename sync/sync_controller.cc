@@ -1,0 +1,258 @@
+#include "sync/sync_controller.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cctype>
+#include <optional>
+#include <utility>
+
+#include "federation/controller/reconcile_worker.h"
+#include "federation/runtime/thread_annotations.h"
+#include "sync/cluster_executors.h"
+#include "sync/host_informers.h"
+#include "sync/member_informers.h"
+#include "sync/sync_context.h"
+#include "sync/sync_reconciler.h"
+#include "sync/version_manager.h"
+
+namespace kf::sync {
+
+namespace {
+
+std::string lowered(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+GroupVersionResource resourceOf(const core::ApiResource& type) {
+  return {type.group, type.version, type.plural_name, type.namespaced()};
+}
+
+Result<SyncTypeInfo> typeInfo(core::FederatedTypeConfig ftc, const ControlPlaneConfig& config) {
+  core::setFederatedTypeConfigDefaults(ftc);
+  SyncTypeInfo info;
+  info.target_type = ftc.spec.target_type;
+  info.federated_type = ftc.spec.federated_type;
+  // FederatedNamespace lives in the namespace it describes, whatever its FTC says.
+  info.federated_type.scope = std::string(
+      core::federatedTypeNamespaced(ftc) ? core::kScopeNamespaced : core::kScopeCluster);
+  info.target_resource = resourceOf(info.target_type);
+  info.federated_resource = resourceOf(info.federated_type);
+  info.target_is_namespace = info.target_type.kind == "Namespace" && info.target_type.group.empty();
+  info.raw_status_collection = config.raw_resource_status_collection &&
+                               ftc.spec.status_collection.value_or("") == core::kEnabled;
+  info.kubefed_namespace = config.kubefed_namespace;
+  info.namespace_scoped_control_plane = config.namespaced_scope;
+  info.skip_adopting = config.skip_adopting_resources;
+  if (config.namespaced_scope && !info.target_type.namespaced()) {
+    return makeError(Reason::kInvalid,
+                     "FederatedTypeConfig " + ftc.name() + ": the cluster-scoped type " +
+                         info.target_type.kind +
+                         " cannot be propagated by a namespace-scoped control plane");
+  }
+  if (info.federated_resource.resource.empty() || info.target_resource.resource.empty()) {
+    return makeError(Reason::kInvalid, "FederatedTypeConfig " + ftc.name() +
+                                           ": the target or federated type has no plural name");
+  }
+  return info;
+}
+
+// Lets a cluster-delay timer that fires while (or after) the controller stops find out instead
+// of using it.
+struct ClusterDelayLifeline {
+  Mutex mu;
+  std::function<void()> enqueue_all KF_GUARDED_BY(mu);
+};
+
+}  // namespace
+
+core::ApiResource defaultFederatedNamespaceType() {
+  core::ApiResource type;
+  type.group = "types.kubefed.io";
+  type.version = "v1beta1";
+  type.kind = "FederatedNamespace";
+  type.plural_name = "federatednamespaces";
+  type.scope = std::string(core::kScopeNamespaced);
+  return type;
+}
+
+struct SyncController::Parts {
+  Parts(SyncTypeInfo info, SyncControllerDeps controller_deps)
+      : type(std::move(info)),
+        deps(std::move(controller_deps)),
+        worker(
+            workerOptions(), [this](const std::string& key) { return reconcile(key); }, deps.clock),
+        executors(deps.dispatch.per_cluster_concurrency),
+        versions(*deps.host, VersionManagerOptions{.namespaced = type.federated_type.namespaced(),
+                                                   .target_namespace = deps.config.target_namespace,
+                                                   .target_kind = type.target_type.kind}),
+        lifeline(std::make_shared<ClusterDelayLifeline>()) {}
+
+  ReconcileWorkerOptions workerOptions() const {
+    return {.name = lowered(type.federated_type.kind),
+            .concurrency = deps.config.sync_max_concurrent_reconciles,
+            .retry_delay = deps.retry_delay,
+            .cluster_sync_delay = deps.config.cluster_available_delay};
+  }
+
+  ReconcileResult reconcile(const std::string& key) {
+    return reconcileKey(*context, key, [this] { return synced(); });
+  }
+
+  bool synced() {
+    if (!host_informers->synced() || !member_informers->synced()) {
+      return false;
+    }
+    Status loaded = versions.load();
+    if (!loaded) {
+      spdlog::warn("{}: {}", lowered(type.federated_type.kind), loaded.error().describe());
+      return false;
+    }
+    return true;
+  }
+
+  void enqueueAll() {
+    for (const std::string& key : host_informers->federatedKeys()) {
+      worker.enqueueAfter(key, deps.small_delay);
+    }
+  }
+
+  // A cluster that became ready or unready changes placement outcomes: every object is looked
+  // at again once the caches had time to follow (one pending timer per direction).
+  void onClusterEvent(const ClusterEvent& event) {
+    if (event.became_available) {
+      armClusterDelay(/*available=*/true);
+    }
+    if (event.became_unavailable) {
+      armClusterDelay(/*available=*/false);
+    }
+  }
+
+  struct DelayTimer {
+    TimerHandlePtr handle;
+    std::shared_ptr<std::atomic<bool>> pending = std::make_shared<std::atomic<bool>>(false);
+  };
+
+  void armClusterDelay(bool available) {
+    MutexLock lock(timers_mu);
+    DelayTimer& timer = available ? available_timer : unavailable_timer;
+    const Duration delay =
+        available ? deps.config.cluster_available_delay : deps.config.cluster_unavailable_delay;
+    if (stopping || timer.pending->exchange(true)) {
+      return;  // the pending one fires sooner and enqueues everything anyway
+    }
+    timer.handle =
+        deps.clock.runAfter(delay, [weak = std::weak_ptr(lifeline), pending = timer.pending] {
+          pending->store(false);
+          if (auto alive = weak.lock()) {
+            MutexLock alive_lock(alive->mu);
+            if (alive->enqueue_all) alive->enqueue_all();
+          }
+        });
+  }
+
+  void stop() {
+    if (stopping.exchange(true)) {
+      return;
+    }
+    if (listener) {
+      deps.clusters.unsubscribe(*listener);
+    }
+    {
+      MutexLock lock(lifeline->mu);
+      lifeline->enqueue_all = nullptr;
+    }
+    {
+      MutexLock lock(timers_mu);
+      available_timer.handle.reset();
+      unavailable_timer.handle.reset();
+    }
+    executors.stop();  // cancels queued member operations, waits for running ones
+    worker.stop();     // joins the reconciles, which see `stopping` and write nothing more
+    member_informers->stop();
+    host_informers->stop();
+  }
+
+  const SyncTypeInfo type;
+  SyncControllerDeps deps;
+  std::atomic<bool> stopping{false};
+  ReconcileWorker worker;
+  ClusterExecutors executors;
+  VersionManager versions;
+  std::unique_ptr<HostInformers> host_informers;
+  std::unique_ptr<MemberInformers> member_informers;
+  std::unique_ptr<SyncContext> context;
+  std::optional<ListenerId> listener;
+  std::shared_ptr<ClusterDelayLifeline> lifeline;
+  Mutex timers_mu;
+  DelayTimer available_timer KF_GUARDED_BY(timers_mu);
+  DelayTimer unavailable_timer KF_GUARDED_BY(timers_mu);
+};
+
+SyncController::SyncController(std::unique_ptr<Parts> parts) : parts_(std::move(parts)) {}
+
+SyncController::~SyncController() { stop(); }
+
+void SyncController::stop() {
+  if (parts_) {
+    parts_->stop();
+  }
+}
+
+bool SyncController::synced() const { return parts_->synced(); }
+
+Result<std::unique_ptr<SyncController>> SyncController::start(const core::FederatedTypeConfig& ftc,
+                                                              SyncControllerDeps deps) {
+  KF_TRY(info, typeInfo(ftc, deps.config));
+  const std::string component = lowered(info.federated_type.kind) + "-controller";
+  auto parts = std::make_unique<Parts>(std::move(info), std::move(deps));
+  Parts& p = *parts;
+  const SyncTypeInfo& type = p.type;
+
+  HostInformersOptions host_options{.federated = type.federated_resource,
+                                    .target_namespace = p.deps.config.target_namespace,
+                                    .target_is_namespace = type.target_is_namespace,
+                                    .federated_namespace = std::nullopt};
+  if (type.targetNamespaced()) {
+    host_options.federated_namespace = resourceOf(p.deps.federated_namespace_type);
+  }
+  KF_TRY(host_informers,
+         HostInformers::start(host_options, p.deps.host_informers,
+                              [&p](const std::string& key) { p.worker.enqueue(key); }));
+  p.host_informers = std::move(host_informers);
+
+  p.member_informers = std::make_unique<MemberInformers>(
+      MemberInformersOptions{
+          .target = type.target_resource,
+          .target_namespace = type.targetNamespaced() ? p.deps.config.target_namespace : ""},
+      p.deps.member_informers, p.deps.clusters, p.deps.clock,
+      [&p](const std::string& key) { p.worker.enqueueAfter(key, p.deps.retry_delay); });
+
+  p.context = std::unique_ptr<SyncContext>(
+      new SyncContext{.type = type,
+                      .host = p.deps.host,
+                      .clusters = p.deps.clusters,
+                      .host_informers = *p.host_informers,
+                      .member_informers = *p.member_informers,
+                      .versions = p.versions,
+                      .executors = p.executors,
+                      .recorder = p.deps.recorder ? p.deps.recorder(component) : nullptr,
+                      .clock = p.deps.clock,
+                      .operation_timeout = p.deps.dispatch.operation_timeout,
+                      .stopping = p.stopping});
+
+  {
+    MutexLock lock(p.lifeline->mu);
+    p.lifeline->enqueue_all = [&p] { p.enqueueAll(); };
+  }
+  p.listener =
+      p.deps.clusters.subscribe([&p](const ClusterEvent& event) { p.onClusterEvent(event); });
+  p.member_informers->start();
+  p.worker.start();
+  spdlog::info("Starting sync controller for {}", type.federated_type.kind);
+  return std::unique_ptr<SyncController>(new SyncController(std::move(parts)));
+}
+
+}  // namespace kf::sync

@@ -1,0 +1,18 @@
+#pragma once
+// The sync controller's reconcile of one queue key (spec §2.5.2, §2.5.3): map the key to its
+// federated object, then release orphans, finish a deletion, or ensure the finalizer and run a
+// propagation pass.
+
+#include <functional>
+#include <string>
+
+#include "federation/controller/reconcile_worker.h"
+#include "sync/sync_context.h"
+
+namespace kf::sync {
+
+// `synced` tells whether every cache the reconcile reads is complete (§2.5.1 isSynced).
+ReconcileResult reconcileKey(SyncContext& context, const std::string& key,
+                             const std::function<bool()>& synced);
+
+}  // namespace kf::sync

@@ -1,0 +1,317 @@
+// The controller-manager binary as a process against the real local clusters: leader election
+// between two processes, graceful stop, configuration errors, cluster health after
+// `kubefedctl join`, and FederatedTypeConfig lifecycle through `kubefedctl enable/disable`.
+
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <regex>
+#include <set>
+
+#include "federation/client/resource_client.h"
+#include "tests/integration/local_clusters.h"
+#include "tests/integration/process.h"
+
+namespace kf::integration {
+namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+
+const GroupVersionResource kNamespaces{"", "v1", "namespaces", false};
+const GroupVersionResource kLeases{"coordination.k8s.io", "v1", "leases", true};
+const GroupVersionResource kKubeFedConfigs{"core.kubefed.io", "v1beta1", "kubefedconfigs", true};
+const GroupVersionResource kKubeFedClusters{"core.kubefed.io", "v1beta1", "kubefedclusters", true};
+const GroupVersionResource kTypeConfigs{"core.kubefed.io", "v1beta1", "federatedtypeconfigs", true};
+const GroupVersionResource kEvents{"", "v1", "events", true};
+
+constexpr auto kLeaseDuration = seconds(4);
+constexpr auto kRetryPeriod = seconds(1);
+
+std::string managerBinary() { return builtBinary("cmd/controller-manager/controller-manager"); }
+
+// A KubeFed system namespace of the test's own, with a KubeFedConfig tuned for quick tests.
+class ControlPlane {
+ public:
+  explicit ControlPlane(const std::string& prefix)
+      : host_(LocalClusters::get().client("host")), namespace_(*host_, prefix) {
+    EXPECT_EQ(ensureKubeFedCrds(), "");
+  }
+
+  const std::string& ns() const { return namespace_.name(); }
+  RestClient& host() { return *host_; }
+
+  void writeConfig(const Json& spec_overrides = Json::object()) {
+    Json spec = {
+        {"scope", "Cluster"},
+        {"clusterHealthCheck",
+         {{"period", "1s"}, {"timeout", "1s"}, {"failureThreshold", 2}, {"successThreshold", 1}}},
+        {"controllerDuration", {{"availableDelay", "1s"}, {"unavailableDelay", "1s"}}}};
+    spec.merge_patch(spec_overrides);
+    ResourceClient configs(*host_, kKubeFedConfigs, ns());
+    auto created = configs.create({{"apiVersion", "core.kubefed.io/v1beta1"},
+                                   {"kind", "KubeFedConfig"},
+                                   {"metadata", {{"name", "kubefed"}, {"namespace", ns()}}},
+                                   {"spec", spec}});
+    ASSERT_TRUE(created) << created.error().describe();
+  }
+
+  std::unique_ptr<ChildProcess> start(std::vector<std::string> extra = {}) {
+    std::vector<std::string> args = {"--kubeconfig",
+                                     LocalClusters::get().kubeconfigPath(),
+                                     "--kubefed-namespace",
+                                     ns(),
+                                     "--healthz-addr",
+                                     "127.0.0.1:0",
+                                     "--metrics-addr",
+                                     "127.0.0.1:0",
+                                     "--leader-elect-lease-duration",
+                                     "4s",
+                                     "--leader-elect-renew-deadline",
+                                     "3s",
+                                     "--leader-elect-retry-period",
+                                     "1s"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return std::make_unique<ChildProcess>(managerBinary(), args);
+  }
+
+  std::string leaseHolder() {
+    ResourceClient leases(*host_, kLeases, ns());
+    auto lease = leases.get("kubefed-controller-manager");
+    if (!lease) return "";
+    return lease.value().value("spec", Json::object()).value("holderIdentity", "");
+  }
+
+ private:
+  std::unique_ptr<RestClient> host_;
+  TestNamespace namespace_;
+};
+
+// The identity a process logged ("Leader election identity: <id>").
+std::string identityOf(const ChildProcess& process) {
+  std::smatch match;
+  const std::string log = process.log();
+  static const std::regex pattern("Leader election identity: (\\S+)");
+  return std::regex_search(log, match, pattern) ? match[1].str() : "";
+}
+
+TEST(ControllerManagerTest, ExactlyOneOfTwoLeadsAndTheOtherTakesOverAfterKill9) {
+  ControlPlane plane("kf-cm-leader");
+  plane.writeConfig();
+  auto first = plane.start();
+  auto second = plane.start();
+  ASSERT_TRUE(first->waitForLog("Using valid KubeFedConfig \"" + plane.ns() + "/kubefed\""))
+      << first->log();
+  ASSERT_TRUE(eventually([&] {
+    return first->log().find("promoted as leader") != std::string::npos ||
+           second->log().find("promoted as leader") != std::string::npos;
+  })) << first->log()
+      << second->log();
+  ChildProcess* leader =
+      first->log().find("promoted as leader") != std::string::npos ? first.get() : second.get();
+  ChildProcess* standby = leader == first.get() ? second.get() : first.get();
+  EXPECT_EQ(standby->log().find("promoted as leader"), std::string::npos)
+      << "both processes lead:\n"
+      << first->log() << second->log();
+  EXPECT_EQ(plane.leaseHolder(), identityOf(*leader));
+  EXPECT_TRUE(leader->waitForLog("Starting cluster controller")) << leader->log();
+
+  leader->signal(SIGKILL);
+  const auto killed_at = std::chrono::steady_clock::now();
+  ASSERT_TRUE(standby->waitForLog("promoted as leader", seconds(20))) << standby->log();
+  const auto takeover = std::chrono::steady_clock::now() - killed_at;
+  // Lease duration plus one retry period, with a second of slack for process scheduling.
+  EXPECT_LE(takeover, kLeaseDuration + kRetryPeriod + seconds(1));
+  EXPECT_EQ(plane.leaseHolder(), identityOf(*standby));
+}
+
+TEST(ControllerManagerTest, SigtermStopsEveryControllerAndExitsZero) {
+  ControlPlane plane("kf-cm-sigterm");
+  plane.writeConfig();
+  auto manager = plane.start();
+  ASSERT_TRUE(manager->waitForLog("Starting cluster controller")) << manager->log();
+  manager->signal(SIGTERM);
+  auto code = manager->wait(seconds(20));
+  ASSERT_TRUE(code.has_value()) << "did not exit after SIGTERM:\n" << manager->log();
+  EXPECT_EQ(*code, 0) << manager->log();
+  // Released on a graceful stop, so that a successor need not wait for the lease to expire.
+  EXPECT_EQ(plane.leaseHolder(), "");
+}
+
+TEST(ControllerManagerTest, InvalidKubeFedConfigIsFatalWithTheFieldErrors) {
+  ControlPlane plane("kf-cm-invalid");
+  plane.writeConfig({{"leaderElect", {{"leaseDuration", "5s"}, {"renewDeadline", "10s"}}}});
+  auto manager = plane.start();
+  auto code = manager->wait(seconds(20));
+  ASSERT_TRUE(code.has_value()) << manager->log();
+  EXPECT_EQ(*code, 255);
+  EXPECT_NE(manager->log().find("invalid KubeFedConfig \"" + plane.ns() + "/kubefed\""),
+            std::string::npos)
+      << manager->log();
+  EXPECT_NE(manager->log().find("leaseDuration must be greater than renewDeadline"),
+            std::string::npos)
+      << manager->log();
+}
+
+TEST(ControllerManagerTest, CreatesADefaultedKubeFedConfigWhenAbsent) {
+  ControlPlane plane("kf-cm-create");
+  auto manager = plane.start();
+  ASSERT_TRUE(manager->waitForLog("Using valid KubeFedConfig")) << manager->log();
+  ResourceClient configs(plane.host(), kKubeFedConfigs, plane.ns());
+  auto config = configs.get("kubefed");
+  ASSERT_TRUE(config) << config.error().describe();
+  EXPECT_EQ(config.value()["spec"]["scope"], "Cluster");
+  EXPECT_EQ(config.value()["spec"]["clusterHealthCheck"]["period"], "10s");
+  EXPECT_EQ(config.value()["spec"]["featureGates"].size(), 3u);
+}
+
+struct CliResult {
+  int exit_code = -1;
+  std::string output;
+};
+
+CliResult kubefedctl(const ControlPlane& plane, std::vector<std::string> args) {
+  args.insert(args.end(), {"--kubeconfig", LocalClusters::get().kubeconfigPath(),
+                           "--host-cluster-context", "host", "--kubefed-namespace", plane.ns()});
+  ChildProcess cli(builtBinary("cmd/kubefedctl/kubefedctl"), args);
+  CliResult result;
+  result.exit_code = cli.wait(seconds(90)).value_or(-1);
+  result.output = cli.log();
+  return result;
+}
+
+// `kubefedctl join` with a host name of the test's own, so that the cluster-scoped RBAC join
+// creates in the member (named after it) never collides with another test's.
+CliResult join(const ControlPlane& plane, const std::string& member) {
+  return kubefedctl(
+      plane, {"join", member, "--cluster-context", member, "--host-cluster-name", plane.ns()});
+}
+
+void unjoin(const ControlPlane& plane, const std::string& member) {
+  kubefedctl(plane, {"unjoin", member, "--cluster-context", member, "--host-cluster-name",
+                     plane.ns(), "--force"});
+}
+
+std::string conditionStatus(const Json& cluster, const std::string& type) {
+  for (const auto& c : cluster.value("status", Json::object()).value("conditions", Json::array())) {
+    if (c.value("type", "") == type) return c.value("status", "");
+  }
+  return "";
+}
+
+// The port a process logged for one of its endpoints ("Serving /metrics on ... (port N)").
+int servedPort(const ChildProcess& process, const std::string& what) {
+  std::smatch match;
+  const std::string log = process.log();
+  const std::regex pattern("Serving " + what + " on \\S+ \\(port ([0-9]+)\\)");
+  return std::regex_search(log, match, pattern) ? std::stoi(match[1].str()) : 0;
+}
+
+std::string httpGet(int port, const std::string& path) {
+  RestConfig config;
+  config.server = "http://127.0.0.1:" + std::to_string(port);
+  auto client = RestClient::create(config);
+  if (!client) return "";
+  auto response = client.value()->send({.path = path});
+  return response ? response.value().body : response.error().describe();
+}
+
+TEST(ControllerManagerTest, JoinedClustersBecomeReadyGoOfflineWhenStoppedAndComeBack) {
+  ControlPlane plane("kf-cm-health");
+  plane.writeConfig();
+  auto manager = plane.start();
+  ASSERT_TRUE(manager->waitForLog("Starting cluster controller")) << manager->log();
+  for (const std::string member : {"member1", "member2"}) {
+    auto joined = join(plane, member);
+    ASSERT_EQ(joined.exit_code, 0) << joined.output;
+  }
+  ResourceClient clusters(plane.host(), kKubeFedClusters, plane.ns());
+  auto ready = [&](const std::string& name) {
+    auto cluster = clusters.get(name);
+    return cluster && conditionStatus(cluster.value(), "Ready") == "True";
+  };
+  auto offline = [&](const std::string& name) {
+    auto cluster = clusters.get(name);
+    return cluster && conditionStatus(cluster.value(), "Offline") == "True" &&
+           conditionStatus(cluster.value(), "Ready").empty();
+  };
+  // One health period (1 s) after the join, with slack for the first probe's connections.
+  EXPECT_TRUE(eventually([&] { return ready("member1") && ready("member2"); }, seconds(3)))
+      << manager->log();
+
+  // Restarted below even if an assertion fails.
+  struct Restart {
+    ~Restart() { LocalClusters::get().script("start member2"); }
+  } restart_member2;
+  ASSERT_EQ(LocalClusters::get().script("stop member2"), 0);
+  EXPECT_TRUE(eventually([&] { return offline("member2"); }, seconds(15))) << manager->log();
+  EXPECT_TRUE(ready("member1"));
+  ASSERT_EQ(LocalClusters::get().script("start member2"), 0);
+  EXPECT_TRUE(eventually([&] { return ready("member2"); }, seconds(20))) << manager->log();
+
+  ResourceClient events(plane.host(), kEvents, plane.ns());
+  auto listed = events.listAll({});
+  ASSERT_TRUE(listed) << listed.error().describe();
+  std::set<std::string> reasons;
+  for (const auto& event : listed.value().items) {
+    if (event["involvedObject"].value("name", "") == "member2") {
+      reasons.insert(event.value("reason", ""));
+    }
+  }
+  EXPECT_TRUE(reasons.count("ClusterOffline") == 1 && reasons.count("ClusterReady") == 1)
+      << "events about member2: " << Json(reasons).dump();
+
+  const std::string metrics = httpGet(servedPort(*manager, "/metrics"), "/metrics");
+  EXPECT_NE(metrics.find("kubefedcluster_total{cluster=\"member1\",state=\"ready\"} 1"),
+            std::string::npos)
+      << metrics.substr(0, 2000);
+  EXPECT_EQ(httpGet(servedPort(*manager, "/healthz and /readyz"), "/healthz"), "OK");
+
+  for (const std::string member : {"member1", "member2"}) unjoin(plane, member);
+  EXPECT_TRUE(eventually([&] {
+    auto listed_clusters = clusters.listAll({});
+    return listed_clusters && listed_clusters.value().items.empty();
+  }));
+}
+
+TEST(ControllerManagerTest, FederatedTypeConfigLifecycleStartsAndStopsTheSyncController) {
+  ControlPlane plane("kf-cm-ftc");
+  plane.writeConfig();
+  auto manager = plane.start();
+  ASSERT_TRUE(manager->waitForLog("Starting FederatedTypeConfig controller")) << manager->log();
+  // A namespaced type's sync controller needs the namespaces FTC (spec §2.3 step 6).
+  for (const std::string type : {"namespaces", "configmaps"}) {
+    auto enabled = kubefedctl(plane, {"enable", type});
+    ASSERT_EQ(enabled.exit_code, 0) << enabled.output;
+  }
+  ResourceClient ftcs(plane.host(), kTypeConfigs, plane.ns());
+  auto controller_state = [&]() -> std::string {
+    auto ftc = ftcs.get("configmaps");
+    if (!ftc) return "";
+    const Json& status = ftc.value().value("status", Json::object());
+    if (status.value("observedGeneration", 0) != ftc.value()["metadata"].value("generation", -1)) {
+      return "";
+    }
+    return status.value("propagationController", "");
+  };
+  EXPECT_TRUE(eventually([&] { return controller_state() == "Running"; })) << manager->log();
+  EXPECT_TRUE(manager->waitForLog("Started sync controller for \"configmaps\"")) << manager->log();
+  auto ftc = ftcs.get("configmaps");
+  ASSERT_TRUE(ftc);
+  EXPECT_EQ(ftc.value()["metadata"]["finalizers"],
+            Json::array({"core.kubefed.io/federated-type-config"}));
+
+  // disable turns propagation off, waits for NotRunning, and deletes the FTC, whose finalizer
+  // the FTC controller removes.
+  auto disabled = kubefedctl(plane, {"disable", "configmaps"});
+  ASSERT_EQ(disabled.exit_code, 0) << disabled.output << manager->log();
+  EXPECT_TRUE(manager->waitForLog("Stopped sync controller for \"configmaps\"")) << manager->log();
+  EXPECT_TRUE(eventually([&] {
+    auto gone = ftcs.get("configmaps");
+    return !gone && isNotFound(gone.error());
+  })) << manager->log();
+  EXPECT_EQ(kubefedctl(plane, {"disable", "namespaces"}).exit_code, 0);
+}
+
+}  // namespace
+}  // namespace kf::integration

@@ -1,0 +1,108 @@
+#include "sync/federated_status_writer.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "tests/support/fake_clock.h"
+#include "tests/unit/sync_io/fake_status_api.h"
+
+namespace kf::sync {
+namespace {
+
+using testing::FakeClock;
+using testing::FakeStatusApi;
+
+const GroupVersionResource kFederatedConfigMaps{"types.kubefed.io", "v1beta1",
+                                                "federatedconfigmaps", true};
+
+class FederatedStatusWriterTest : public ::testing::Test {
+ protected:
+  FederatedStatusWriterTest() {
+    auto transport = std::make_unique<FakeStatusApi>();
+    api_ = transport.get();
+    RestConfig config;
+    config.server = "https://127.0.0.1:6443";
+    config.qps = 0;
+    host_ = std::make_unique<RestClient>(config, std::move(transport), clock_,
+                                         RetryPolicy{.max_attempts = 1});
+    federated_objects_ = std::make_unique<ResourceClient>(*host_, kFederatedConfigMaps, "ns1");
+    api_->put("federatedconfigmaps", Json::parse(R"({
+        "apiVersion": "types.kubefed.io/v1beta1", "kind": "FederatedConfigMap",
+        "metadata": {"name": "cm1", "namespace": "ns1", "generation": 2},
+        "spec": {"template": {"data": {"k": "v"}}}})"));
+  }
+
+  Json stored() { return api_->object("federatedconfigmaps", "ns1", "cm1"); }
+
+  static PropagationOutcome outcome(PropagationStatus member2) {
+    PropagationOutcome out;
+    out.clusters["member1"] = ClusterOutcome{PropagationStatus::kOk, std::nullopt};
+    out.clusters["member2"] = ClusterOutcome{member2, std::nullopt};
+    return out;
+  }
+
+  FakeClock clock_;
+  FakeStatusApi* api_ = nullptr;
+  std::unique_ptr<RestClient> host_;
+  std::unique_ptr<ResourceClient> federated_objects_;
+};
+
+TEST_F(FederatedStatusWriterTest, WritesTheComputedStatus) {
+  auto written =
+      writeFederatedStatus(*federated_objects_, stored(), outcome(PropagationStatus::kOk), clock_);
+  ASSERT_TRUE(written) << written.error().describe();
+  EXPECT_TRUE(written.value().changed);
+  EXPECT_FALSE(written.value().retry_recoverable);
+  const Json status = stored()["status"];
+  EXPECT_EQ(status["observedGeneration"], 2);
+  EXPECT_EQ(status["conditions"][0]["status"], "True");
+  EXPECT_EQ(status["clusters"], Json::parse(R"([{"name": "member1"}, {"name": "member2"}])"));
+}
+
+TEST_F(FederatedStatusWriterTest, AnUnchangedStatusIsNotWrittenAgain) {
+  ASSERT_TRUE(
+      writeFederatedStatus(*federated_objects_, stored(), outcome(PropagationStatus::kOk), clock_));
+  const int writes = api_->writes();
+  clock_.advance(std::chrono::seconds(5));
+  auto again =
+      writeFederatedStatus(*federated_objects_, stored(), outcome(PropagationStatus::kOk), clock_);
+  ASSERT_TRUE(again);
+  EXPECT_FALSE(again.value().changed);
+  EXPECT_EQ(api_->writes(), writes);
+}
+
+TEST_F(FederatedStatusWriterTest, AConflictReadsTheObjectAgainAndRetries) {
+  const Json stale = stored();
+  api_->touch("federatedconfigmaps", "ns1", "cm1");  // changed since it was read
+  auto written = writeFederatedStatus(*federated_objects_, stale,
+                                      outcome(PropagationStatus::kCreationFailed), clock_);
+  ASSERT_TRUE(written) << written.error().describe();
+  EXPECT_EQ(stored()["status"]["conditions"][0]["reason"], "CheckClusters");
+  // Success overall except for a failure worth retrying: the caller backs off and retries.
+  EXPECT_TRUE(written.value().retry_recoverable);
+  const auto log = api_->requestLog();
+  ASSERT_EQ(log.size(), 3u);
+  EXPECT_EQ(log[0].substr(0, 4), "PUT ");
+  EXPECT_EQ(log[1].substr(0, 4), "GET ");
+  EXPECT_EQ(log[2].substr(0, 4), "PUT ");
+}
+
+TEST_F(FederatedStatusWriterTest, AnObjectDeletedMeanwhileIsNotAnError) {
+  const Json object = stored();
+  api_->erase("federatedconfigmaps", "ns1", "cm1");
+  EXPECT_TRUE(
+      writeFederatedStatus(*federated_objects_, object, outcome(PropagationStatus::kOk), clock_));
+}
+
+TEST_F(FederatedStatusWriterTest, OtherErrorsAreReturnedWithTheObjectNamed) {
+  api_->failNext("PUT", 403, "Forbidden");
+  auto written =
+      writeFederatedStatus(*federated_objects_, stored(), outcome(PropagationStatus::kOk), clock_);
+  ASSERT_FALSE(written);
+  EXPECT_EQ(written.error().reason, Reason::kForbidden);
+  EXPECT_NE(written.error().message.find("ns1/cm1"), std::string::npos) << written.error().message;
+}
+
+}  // namespace
+}  // namespace kf::sync

@@ -1,0 +1,241 @@
+#include "sync/version_manager.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "apis/encoding/version_hash.h"
+#include "tests/support/fake_clock.h"
+#include "tests/unit/sync_io/fake_status_api.h"
+
+namespace kf::sync {
+namespace {
+
+using testing::FakeClock;
+using testing::FakeStatusApi;
+
+constexpr char kPropagatedVersions[] = "propagatedversions";
+
+Json federatedConfigMap(const std::string& name, const Json& data) {
+  return Json{{"apiVersion", "types.kubefed.io/v1beta1"},
+              {"kind", "FederatedConfigMap"},
+              {"metadata", {{"name", name}, {"namespace", "ns1"}, {"uid", "uid-" + name}}},
+              {"spec", {{"template", {{"data", data}}}}}};
+}
+
+Json storedStatus(const Json& stored) { return stored.value("status", Json()); }
+
+class VersionManagerTest : public ::testing::Test {
+ protected:
+  VersionManagerTest() {
+    auto transport = std::make_unique<FakeStatusApi>();
+    api_ = transport.get();
+    RestConfig config;
+    config.server = "https://127.0.0.1:6443";
+    config.qps = 0;
+    host_ = std::make_unique<RestClient>(config, std::move(transport), clock_,
+                                         RetryPolicy{.max_attempts = 1});
+  }
+
+  std::unique_ptr<VersionManager> loadedManager(bool namespaced = true,
+                                                const std::string& kind = "ConfigMap") {
+    auto manager = std::make_unique<VersionManager>(
+        *host_, VersionManagerOptions{.namespaced = namespaced, .target_kind = kind});
+    Status loaded = manager->load();
+    EXPECT_TRUE(loaded) << loaded.error().describe();
+    return manager;
+  }
+
+  // Records `versions` for `object` placed in `selected`, with the object's own hashes.
+  Status record(VersionManager& manager, const Json& object, const ClusterVersions& versions,
+                std::set<std::string> selected = {"c1", "c2"}) {
+    return manager.update(object, templateVersion(object).value, overridesVersion(object).value,
+                          selected, versions);
+  }
+
+  ClusterVersions recorded(VersionManager& manager, const Json& object) {
+    return manager.versionsFor({"ns1", objectName(object)}, templateVersion(object).value,
+                               overridesVersion(object).value);
+  }
+
+  Json stored(const std::string& name) { return api_->object(kPropagatedVersions, "ns1", name); }
+
+  FakeClock clock_;
+  FakeStatusApi* api_ = nullptr;
+  std::unique_ptr<RestClient> host_;
+  const Json cm1_ = federatedConfigMap("cm1", {{"k", "v"}});
+};
+
+TEST_F(VersionManagerTest, AFirstRecordCreatesTheObjectThenWritesItsStatus) {
+  auto manager = loadedManager();
+  ASSERT_TRUE(record(*manager, cm1_, {{"c2", "rv:7"}, {"c1", "rv:5"}}));
+
+  const Json object = stored("configmap-cm1");
+  ASSERT_FALSE(object.is_null());
+  EXPECT_EQ(object["kind"], "PropagatedVersion");
+  EXPECT_EQ(object["metadata"]["ownerReferences"],
+            Json::parse(R"([{"apiVersion":"types.kubefed.io/v1beta1","kind":"FederatedConfigMap",
+                            "name":"cm1","uid":"uid-cm1"}])"));
+  EXPECT_EQ(storedStatus(object),
+            Json({{"templateVersion", templateVersion(cm1_).value},
+                  {"overridesVersion", overridesVersion(cm1_).value},
+                  {"clusterVersions", Json::parse(R"([{"clusterName":"c1","version":"rv:5"},
+                                   {"clusterName":"c2","version":"rv:7"}])")}}));
+  const auto log = api_->requestLog();
+  ASSERT_EQ(log.size(), 3u);  // list, create, status update
+  EXPECT_EQ(log[1], "POST /apis/core.kubefed.io/v1alpha1/namespaces/ns1/propagatedversions");
+  EXPECT_EQ(log[2],
+            "PUT /apis/core.kubefed.io/v1alpha1/namespaces/ns1/propagatedversions/configmap-cm1/"
+            "status");
+  EXPECT_EQ(recorded(*manager, cm1_), (ClusterVersions{{"c1", "rv:5"}, {"c2", "rv:7"}}));
+}
+
+TEST_F(VersionManagerTest, AnUnchangedOutcomeIsNotWrittenAgain) {
+  auto manager = loadedManager();
+  ASSERT_TRUE(record(*manager, cm1_, {{"c1", "rv:5"}}));
+  const int writes = api_->writes();
+  // The second pass found c1 current (no new version) and c1 is still placed.
+  ASSERT_TRUE(record(*manager, cm1_, {}, {"c1"}));
+  EXPECT_EQ(api_->writes(), writes);
+}
+
+TEST_F(VersionManagerTest, VersionsAreReadBackAfterARestartAndNotRewritten) {
+  {
+    auto first = loadedManager();
+    ASSERT_TRUE(record(*first, cm1_, {{"c1", "rv:5"}, {"c2", "rv:7"}}));
+  }
+  const int writes = api_->writes();
+  auto restarted = loadedManager();
+  EXPECT_EQ(recorded(*restarted, cm1_), (ClusterVersions{{"c1", "rv:5"}, {"c2", "rv:7"}}));
+  ASSERT_TRUE(record(*restarted, cm1_, {}));
+  EXPECT_EQ(api_->writes(), writes);
+}
+
+TEST_F(VersionManagerTest, ChangedHashesMakeRecordedVersionsCountForNothing) {
+  auto manager = loadedManager();
+  ASSERT_TRUE(record(*manager, cm1_, {{"c1", "rv:5"}, {"c2", "rv:7"}}));
+  const Json changed = federatedConfigMap("cm1", {{"k", "w"}});
+  EXPECT_TRUE(recorded(*manager, changed).empty());
+
+  ASSERT_TRUE(record(*manager, changed, {{"c1", "rv:6"}}));
+  const Json status = storedStatus(stored("configmap-cm1"));
+  EXPECT_EQ(status["templateVersion"], templateVersion(changed).value);
+  EXPECT_EQ(status["clusterVersions"], Json::parse(R"([{"clusterName":"c1","version":"rv:6"}])"));
+}
+
+TEST_F(VersionManagerTest, ClustersNoLongerPlacedAreDropped) {
+  auto manager = loadedManager();
+  ASSERT_TRUE(record(*manager, cm1_, {{"c1", "rv:5"}, {"c2", "rv:7"}}));
+  ASSERT_TRUE(record(*manager, cm1_, {}, {"c2"}));
+  EXPECT_EQ(recorded(*manager, cm1_), (ClusterVersions{{"c2", "rv:7"}}));
+}
+
+TEST_F(VersionManagerTest, LoadKeepsOnlyThisTypesVersions) {
+  api_->put(kPropagatedVersions, Json::parse(R"({
+      "metadata": {"name": "secret-cm1", "namespace": "ns1"},
+      "status": {"templateVersion": "x", "overridesVersion": "y"}})"));
+  Json configmap_version = Json::parse(R"({
+      "metadata": {"name": "configmap-cm1", "namespace": "ns1"},
+      "status": {"clusterVersions": [{"clusterName": "c1", "version": "rv:1"}]}})");
+  configmap_version["status"]["templateVersion"] = templateVersion(cm1_).value;
+  configmap_version["status"]["overridesVersion"] = overridesVersion(cm1_).value;
+  api_->put(kPropagatedVersions, configmap_version);
+  auto configmaps = loadedManager();
+  EXPECT_EQ(recorded(*configmaps, cm1_), (ClusterVersions{{"c1", "rv:1"}}));
+  auto secrets = loadedManager(true, "Secret");
+  EXPECT_EQ(secrets->versionsFor({"ns1", "cm1"}, "x", "y"), ClusterVersions{});
+}
+
+TEST_F(VersionManagerTest, AConflictFollowsTheServersResourceVersion) {
+  auto manager = loadedManager();
+  ASSERT_TRUE(record(*manager, cm1_, {{"c1", "rv:5"}}));
+  api_->touch(kPropagatedVersions, "ns1", "configmap-cm1");  // someone else wrote it
+  ASSERT_TRUE(record(*manager, cm1_, {{"c1", "rv:6"}}));
+  EXPECT_EQ(storedStatus(stored("configmap-cm1"))["clusterVersions"],
+            Json::parse(R"([{"clusterName":"c1","version":"rv:6"}])"));
+}
+
+TEST_F(VersionManagerTest, AVersionDeletedMeanwhileIsCreatedAgain) {
+  auto manager = loadedManager();
+  ASSERT_TRUE(record(*manager, cm1_, {{"c1", "rv:5"}}));
+  api_->erase(kPropagatedVersions, "ns1", "configmap-cm1");
+  ASSERT_TRUE(record(*manager, cm1_, {{"c1", "rv:6"}}));
+  EXPECT_EQ(storedStatus(stored("configmap-cm1"))["clusterVersions"],
+            Json::parse(R"([{"clusterName":"c1","version":"rv:6"}])"));
+}
+
+TEST_F(VersionManagerTest, AnExistingObjectFoundOnCreateIsUpdated) {
+  auto manager = loadedManager();
+  // Written by someone else after the list: the create meets AlreadyExists.
+  api_->put(kPropagatedVersions,
+            Json::parse(R"({"metadata": {"name": "configmap-cm1", "namespace": "ns1"}})"));
+  ASSERT_TRUE(record(*manager, cm1_, {{"c1", "rv:5"}}));
+  EXPECT_EQ(storedStatus(stored("configmap-cm1"))["clusterVersions"],
+            Json::parse(R"([{"clusterName":"c1","version":"rv:5"}])"));
+}
+
+TEST_F(VersionManagerTest, ForbiddenIsReportedWithoutRetrying) {
+  auto manager = loadedManager();
+  api_->failNext("POST", 403, "Forbidden");
+  Status result = record(*manager, cm1_, {{"c1", "rv:5"}});
+  ASSERT_FALSE(result);
+  EXPECT_EQ(result.error().reason, Reason::kForbidden);
+  EXPECT_NE(result.error().message.find("configmap-cm1"), std::string::npos)
+      << result.error().message;
+  EXPECT_EQ(api_->requestLog().size(), 2u);  // list, one create
+}
+
+TEST_F(VersionManagerTest, AFailedWriteIsRetriedByTheNextIdenticalRecord) {
+  auto manager = loadedManager();
+  api_->failNext("PUT", 500, "InternalError");
+  EXPECT_FALSE(record(*manager, cm1_, {{"c1", "rv:5"}}));
+  ASSERT_TRUE(record(*manager, cm1_, {{"c1", "rv:5"}}));
+  EXPECT_EQ(storedStatus(stored("configmap-cm1"))["clusterVersions"],
+            Json::parse(R"([{"clusterName":"c1","version":"rv:5"}])"));
+}
+
+TEST_F(VersionManagerTest, GivesUpAfterTheConfiguredAttempts) {
+  VersionManager manager(
+      *host_, VersionManagerOptions{.target_kind = "ConfigMap", .max_write_attempts = 2});
+  ASSERT_TRUE(manager.load());
+  for (int i = 0; i < 2; ++i) api_->failNext("PUT", 409, "Conflict");
+  Status result = record(manager, cm1_, {{"c1", "rv:5"}});
+  ASSERT_FALSE(result);
+  EXPECT_NE(result.error().message.find("gave up after 2 attempts"), std::string::npos)
+      << result.error().message;
+}
+
+TEST_F(VersionManagerTest, ClusterScopedTypesUseClusterPropagatedVersions) {
+  auto manager = loadedManager(/*namespaced=*/false, "ClusterRole");
+  Json role{{"apiVersion", "types.kubefed.io/v1beta1"},
+            {"kind", "FederatedClusterRole"},
+            {"metadata", {{"name", "reader"}, {"uid", "uid-reader"}}},
+            {"spec", {{"template", {{"rules", Json::array()}}}}}};
+  ASSERT_TRUE(manager->update(role, templateVersion(role).value, overridesVersion(role).value,
+                              {"c1"}, {{"c1", "rv:9"}}));
+  const Json object = api_->object("clusterpropagatedversions", "", "clusterrole-reader");
+  ASSERT_FALSE(object.is_null());
+  EXPECT_EQ(object["kind"], "ClusterPropagatedVersion");
+  EXPECT_EQ(manager->versionsFor({"", "reader"}, templateVersion(role).value,
+                                 overridesVersion(role).value),
+            (ClusterVersions{{"c1", "rv:9"}}));
+}
+
+TEST_F(VersionManagerTest, LoadFailsUntilTheListSucceeds) {
+  VersionManager manager(*host_, VersionManagerOptions{.target_kind = "ConfigMap"});
+  api_->failNext("GET", 503, "ServiceUnavailable");
+  EXPECT_FALSE(manager.load());
+  EXPECT_FALSE(manager.loaded());
+  EXPECT_TRUE(manager.load());
+  EXPECT_TRUE(manager.loaded());
+}
+
+TEST_F(VersionManagerTest, ForgetDropsTheEntry) {
+  auto manager = loadedManager();
+  ASSERT_TRUE(record(*manager, cm1_, {{"c1", "rv:5"}}));
+  manager->forget({"ns1", "cm1"});
+  EXPECT_TRUE(recorded(*manager, cm1_).empty());
+}
+
+}  // namespace
+}  // namespace kf::sync
