@@ -6,6 +6,7 @@
 #include <iterator>
 #include <vector>
 
+#include "apis/meta/time.h"
 #include "sync/object_meta.h"
 #include "sync/unstructured_fields.h"
 
@@ -212,16 +213,7 @@ bool anyRecoverable(const PropagationOutcome& outcome) {
 
 }  // namespace
 
-std::string formatRfc3339Seconds(WallClock time) {
-  const auto seconds = std::chrono::floor<std::chrono::seconds>(time.time_since_epoch());
-  const std::time_t t = static_cast<std::time_t>(seconds.count());
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buffer[96];
-  std::snprintf(buffer, sizeof(buffer), "%04d-%02d-%02dT%02d:%02d:%02dZ", tm.tm_year + 1900,
-                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
-  return buffer;
-}
+std::string formatRfc3339Seconds(WallClock time) { return meta::formatTime(time); }
 
 Result<FederatedStatusUpdate> computeFederatedStatus(const Json& federated_object,
                                                      const PropagationOutcome& outcome,

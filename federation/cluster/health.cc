@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <ctime>
 
+#include "apis/meta/time.h"
+
 namespace kf {
 namespace {
 
@@ -129,16 +131,7 @@ const char* healthName(ClusterHealth health) {
   return "offline";
 }
 
-std::string formatConditionTime(SystemTime time) {
-  const auto seconds = std::chrono::floor<std::chrono::seconds>(time.time_since_epoch());
-  const std::time_t t = static_cast<std::time_t>(seconds.count());
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buffer[96];
-  std::snprintf(buffer, sizeof(buffer), "%04d-%02d-%02dT%02d:%02d:%02dZ", tm.tm_year + 1900,
-                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
-  return buffer;
-}
+std::string formatConditionTime(SystemTime time) { return meta::formatTime(time); }
 
 std::vector<core::ClusterCondition> smoothProbe(std::optional<SmoothingState>& state,
                                                 std::vector<core::ClusterCondition> probed,

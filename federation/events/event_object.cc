@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <ctime>
 
+#include "apis/meta/time.h"
+
 namespace kf {
 namespace {
 
@@ -28,15 +30,7 @@ const char* eventTypeName(EventType type) {
   return type == EventType::kWarning ? "Warning" : "Normal";
 }
 
-std::string formatEventTimestamp(WallClockTime time) {
-  const auto seconds = std::chrono::floor<std::chrono::seconds>(time).time_since_epoch().count();
-  const auto t = static_cast<std::time_t>(seconds);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buffer;
-}
+std::string formatEventTimestamp(WallClockTime time) { return meta::formatTime(time); }
 
 std::string eventName(const std::string& object_name, std::uint64_t unix_nanos) {
   char hex[17];
