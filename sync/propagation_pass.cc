@@ -2,12 +2,14 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <set>
 #include <utility>
 #include <vector>
 
 #include "apis/encoding/version_hash.h"
+#include "apis/federated/federated_resource.h"
 #include "sync/delete_options.h"
 #include "sync/dispatcher.h"
 #include "sync/federated_status_writer.h"
@@ -56,6 +58,32 @@ Result<std::set<std::string>> placementOf(const SyncContext& context, const Json
                                       PlacementMode::kClustersOrSelector);
   }
   return computePlacement(federated_object, members, PlacementMode::kClustersOrSelector);
+}
+
+// Names in placement.clusters that no KubeFedCluster has. KubeFed ignores them without a word;
+// here each gets a per-cluster status and a warning, since it is most often a typo.
+std::vector<std::string> unknownPlacedClusters(const Json& federated_object,
+                                               const std::vector<ClusterSnapshot>& clusters) {
+  std::vector<std::string> unknown;
+  auto placement = federated::readPlacement(federated_object);
+  if (!placement || !placement.value().clusters) return unknown;
+  for (const std::string& name : *placement.value().clusters) {
+    const bool known = std::any_of(clusters.begin(), clusters.end(),
+                                   [&](const ClusterSnapshot& c) { return c.name == name; });
+    if (!known) unknown.push_back(name);
+  }
+  return unknown;
+}
+
+void reportUnknownClusters(const SyncContext& context, const Json& federated_object,
+                           const std::vector<ClusterSnapshot>& clusters, Dispatcher& dispatcher) {
+  for (const std::string& name : unknownPlacedClusters(federated_object, clusters)) {
+    dispatcher.recordStatus(name, PropagationStatus::kClusterNotFound);
+    warn(context, federated_object, "ClusterNotFound",
+         "placement.clusters names \"" + name +
+             "\", which is not a joined KubeFedCluster: nothing is propagated there until a "
+             "cluster of that name is joined (check the name, or run kubefedctl join)");
+  }
 }
 
 enum class ClusterAction { kNothing, kCreate, kUpdate, kDelete, kRemoveLabel, kAwaitRemoval };
@@ -207,6 +235,7 @@ ReconcileResult propagate(SyncContext& context, const Json& federated_object,
   members->version_error = hashes.error;
 
   Dispatcher dispatcher(context.executors, context.clock, context.operation_timeout);
+  reportUnknownClusters(context, federated_object, clusters, dispatcher);
   const int operations = dispatchClusterOperations(
       context, members, clusters, selected.value(),
       delete_options && delete_options.value() ? *delete_options.value() : DeleteOptions{},

@@ -653,6 +653,18 @@ TEST_F(SyncControllerTest, AnObjectAMemberRejectsIsReportedAsCreationFailed) {
   EXPECT_TRUE(memberAbsent("member2", "rejected"));
 }
 
+// KubeFed drops a placement name no KubeFedCluster has without a word; here it is reported
+// for that name while the named clusters that exist get the object.
+TEST_F(SyncControllerTest, APlacementNamingAnUnknownClusterIsReportedForThatName) {
+  createConfigMap("typo", {{"k", "v"}}, {"member1", "membr2"});
+  startController();
+
+  expectSummary("typo", "False:CheckClusters member1 membr2=ClusterNotFound");
+  EXPECT_EQ(memberValue("member1", "typo"), "v");
+  EXPECT_TRUE(memberAbsent("member2", "typo"));
+  EXPECT_TRUE(eventually([&] { return eventRecorded("typo", "ClusterNotFound"); }));
+}
+
 TEST_F(SyncControllerTest, PlacementIsLimitedToTheFederatedNamespaces) {
   mergePatchFederated(
       kFederatedNamespaces, ns(),
@@ -778,8 +790,8 @@ TEST_F(SyncControllerTest, RawStatusCollectionCopiesMemberStatuses) {
     if (clusters.size() != 2) return false;
     for (const Json& cluster : clusters) {
       auto live = member(cluster.value("name", ""), "web", kDeployments);
-      if (!live || cluster.value("remoteStatus", Json()) !=
-                       live.value().value("status", Json::object())) {
+      if (!live ||
+          cluster.value("remoteStatus", Json()) != live.value().value("status", Json::object())) {
         return false;
       }
     }
