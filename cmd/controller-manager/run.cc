@@ -21,6 +21,7 @@
 #include "federation/election/identity.h"
 #include "federation/election/leader_elector.h"
 #include "federation/election/lease_lock.h"
+#include "federation/events/api_event_recorder.h"
 
 #ifndef KF_GIT_VERSION
 #define KF_GIT_VERSION "v0.0.0-master+$Format:%h$"
@@ -86,6 +87,18 @@ Result<std::string> kubefedNamespace(const Options& options) {
                      "The KubeFed namespace must be specified via --kubefed-namespace");
   }
   return ns;
+}
+
+// A Warning event on the KubeFedConfig, so that `kubectl describe kubefedconfig` tells why the
+// controller manager does not start; written before the process exits.
+void reportInvalidConfig(RestClient& host, const std::string& ns, const std::string& message) {
+  ApiEventRecorder recorder(host, "kubefed-controller-manager", "");
+  recorder.event(ObjectReference{.api_version = "core.kubefed.io/v1beta1",
+                                 .kind = "KubeFedConfig",
+                                 .namespace_name = ns,
+                                 .name = kKubeFedConfigName},
+                 EventType::kWarning, "InvalidKubeFedConfig", message);
+  recorder.stop();
 }
 
 // SIGTERM and SIGINT request a stop; they are blocked in every thread and taken by one waiter.
@@ -206,7 +219,12 @@ int runControllerManager(const std::vector<std::string>& args) {
   std::shared_ptr<RestClient> host = std::move(host_client).value();
 
   auto kubefed_config = obtainKubeFedConfig(*host, options, ns.value());
-  if (!kubefed_config) return fatal(kubefed_config.error().message);
+  if (!kubefed_config) {
+    if (kubefed_config.error().reason == Reason::kInvalid) {
+      reportInvalidConfig(*host, ns.value(), kubefed_config.error().message);
+    }
+    return fatal(kubefed_config.error().message);
+  }
   FeatureGate gates = kubefedFeatureGates();
   auto config = controlPlaneConfigFrom(kubefed_config.value(), options, ns.value(), gates);
   if (!config) return fatal(config.error().message);

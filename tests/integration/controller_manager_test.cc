@@ -151,6 +151,17 @@ TEST(ControllerManagerTest, InvalidKubeFedConfigIsFatalWithTheFieldErrors) {
   EXPECT_NE(manager->log().find("leaseDuration must be greater than renewDeadline"),
             std::string::npos)
       << manager->log();
+  // ... and says so where `kubectl describe kubefedconfig` shows it.
+  ResourceClient events(plane.host(), kEvents, plane.ns());
+  auto listed = events.listAll({});
+  ASSERT_TRUE(listed) << listed.error().describe();
+  ASSERT_EQ(listed.value().items.size(), 1u);
+  const Json& event = listed.value().items.front();
+  EXPECT_EQ(event["reason"], "InvalidKubeFedConfig");
+  EXPECT_EQ(event["type"], "Warning");
+  EXPECT_EQ(event["involvedObject"]["kind"], "KubeFedConfig");
+  EXPECT_NE(event.value("message", "").find("leaseDuration must be greater than renewDeadline"),
+            std::string::npos);
 }
 
 TEST(ControllerManagerTest, CreatesADefaultedKubeFedConfigWhenAbsent) {
