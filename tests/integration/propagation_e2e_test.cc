@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <regex>
@@ -411,6 +412,54 @@ TEST_F(PropagationE2ETest, AMemberObjectChangedOrDeletedByHandIsPutBack) {
 
   ASSERT_TRUE(member.remove(name));
   EXPECT_TRUE(eventually([&] { return value() == "wanted"; }, seconds(60))) << fed.manager().log();
+}
+
+// The summary of a federated object's status: "<True|False>[:reason] member1[=status] ...".
+std::string propagationSummary(const Json& object) {
+  std::string out;
+  const Json& status = object.value("status", Json::object());
+  for (const auto& c : status.value("conditions", Json::array())) {
+    if (c.value("type", "") != "Propagation") continue;
+    out = c.value("status", "");
+    if (!c.value("reason", "").empty()) out += ":" + c.value("reason", "");
+  }
+  std::vector<std::string> clusters;
+  for (const auto& c : status.value("clusters", Json::array())) {
+    clusters.push_back(c.value("name", "") +
+                       (c.value("status", "").empty() ? "" : "=" + c.value("status", "")));
+  }
+  std::sort(clusters.begin(), clusters.end());
+  for (const auto& c : clusters) out += " " + c;
+  return out;
+}
+
+TEST_F(PropagationE2ETest, AnOfflineMemberIsReportedAndConvergesWhenItReturns) {
+  Federation& fed = federation();
+  const GroupVersionResource federated{"types.kubefed.io", "v1beta1", "federatedconfigmaps", true};
+  const GroupVersionResource configmaps{"", "v1", "configmaps", true};
+  const std::string ns = fed.workloadNamespace();
+  const std::string name = uniqueName("e2e-offline");
+  ResourceClient federated_client(fed.host(), federated, ns);
+  struct Restart {
+    ~Restart() { LocalClusters::get().script("start member2"); }
+  } restart_member2;
+  ASSERT_EQ(LocalClusters::get().script("stop member2"), 0);
+  fed.createFederated(federated, name, ns, {{"data", {{"key", "v"}}}}, {"member1", "member2"});
+  auto summary = [&] {
+    auto object = federated_client.get(name);
+    return object ? propagationSummary(object.value()) : object.error().describe();
+  };
+  EXPECT_TRUE(
+      eventually([&] { return summary() == "False:CheckClusters member1 member2=ClusterNotReady"; },
+                 seconds(60)))
+      << summary() << "\n"
+      << fed.manager().log().substr(0, 3000);
+  EXPECT_TRUE(static_cast<bool>(ResourceClient(fed.member("member1"), configmaps, ns).get(name)));
+
+  ASSERT_EQ(LocalClusters::get().script("start member2"), 0);
+  EXPECT_TRUE(eventually([&] { return summary() == "True member1 member2"; }, seconds(90)))
+      << summary();
+  EXPECT_TRUE(static_cast<bool>(ResourceClient(fed.member("member2"), configmaps, ns).get(name)));
 }
 
 // Write requests the API server itself counted for one resource (apiserver_request_total).
