@@ -39,7 +39,9 @@ TYPES=("$@")
 KF_WITH_KCM=1 hack/local-clusters.sh up 2 >/dev/null
 set -a; . "$KF_RUN_DIR/env"; set +a
 K="$KF_KUBECTL --kubeconfig $KUBECONFIG --context host"
-KUBEFEDCTL="$BUILD/cmd/kubefedctl/kubefedctl --kubeconfig $KUBECONFIG --host-cluster-context host"
+kubefedctl() {
+  "$BUILD/cmd/kubefedctl/kubefedctl" "$@" --kubeconfig "$KUBECONFIG" --host-cluster-context host
+}
 
 $K apply --server-side -f charts/kubefed/charts/controllermanager/crds/crds.yaml >/dev/null
 $K wait --for condition=established --timeout=60s \
@@ -62,10 +64,10 @@ done
 
 for member in member1 member2; do
   if ! $K -n "$NS" get kubefedcluster "$member" >/dev/null 2>&1; then
-    $KUBEFEDCTL join "$member" --cluster-context "$member"
+    kubefedctl join "$member" --cluster-context "$member"
   fi
 done
 $K -n "$NS" wait --for condition=Ready --timeout=60s kubefedcluster member1 member2 >/dev/null
 for type in "${TYPES[@]}"; do
-  $KUBEFEDCTL enable "$type" >/dev/null
+  kubefedctl enable "$type" >/dev/null
 done

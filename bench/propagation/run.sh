@@ -18,7 +18,7 @@ hack/bootstrap.sh
 export PATH="$(hack/build-kube-binaries.sh):$PATH"
 export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
 cmake --preset release >/dev/null
-cmake --build --preset release --target controller-manager kubefedctl propagation_bench >/dev/null
+cmake --build --preset release --target controller-manager kubefedctl propagation_bench | tail -n 3
 BENCH=build/release/bench/propagation/propagation_bench
 
 export KF_RUN_DIR=/dev/shm/kubefed-cpp-bench-propagation
