@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "federation/controller/finalizers.h"
 #include "sync/delete_options.h"
 #include "sync/dispatcher.h"
-#include "sync/finalizers.h"
 #include "sync/managed_label.h"
 
 namespace kf::sync {
@@ -19,14 +19,19 @@ ResourceClient federatedObjects(const SyncContext& context, const Json& federate
                         objectNamespace(federated_object));
 }
 
+// The merge patch that writes the finalizer list of `update`, guarded by the resourceVersion
+// it was computed from.
+std::string finalizerPatch(const Json& federated_object, const FinalizerUpdate& update) {
+  return finalizersMergePatch(update.finalizers, objectResourceVersion(federated_object));
+}
+
 Status removeSyncFinalizer(const SyncContext& context, const Json& federated_object) {
-  Json updated = federated_object;
-  if (!removeFinalizers(updated, {std::string(kSyncControllerFinalizer)})) {
-    return boost::outcome_v2::success();
-  }
-  Result<Json> patched =
-      federatedObjects(context, federated_object)
-          .patch(objectName(federated_object), PatchType::kMerge, finalizersMergePatch(updated));
+  const FinalizerUpdate update =
+      removeFinalizers(federated_object, {std::string(kSyncControllerFinalizer)});
+  if (!update.changed) return boost::outcome_v2::success();
+  Result<Json> patched = federatedObjects(context, federated_object)
+                             .patch(objectName(federated_object), PatchType::kMerge,
+                                    finalizerPatch(federated_object, update));
   if (!patched && !isNotFound(patched.error())) {
     return patched.error();
   }
@@ -193,12 +198,12 @@ std::string verifyRemoved(const SyncContext& context, const QualifiedName& targe
 }  // namespace
 
 Result<Json> ensureFinalizer(const SyncContext& context, const Json& federated_object) {
-  Json updated = federated_object;
-  if (!addFinalizers(updated, {std::string(kSyncControllerFinalizer)})) {
-    return federated_object;
-  }
+  const FinalizerUpdate update =
+      addFinalizers(federated_object, {std::string(kSyncControllerFinalizer)});
+  if (!update.changed) return federated_object;
   return federatedObjects(context, federated_object)
-      .patch(objectName(federated_object), PatchType::kMerge, finalizersMergePatch(updated));
+      .patch(objectName(federated_object), PatchType::kMerge,
+             finalizerPatch(federated_object, update));
 }
 
 ReconcileResult releaseOrphans(SyncContext& context, const QualifiedName& target) {

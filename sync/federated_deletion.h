@@ -9,11 +9,16 @@
 // releaseOrphans (spec §2.5.2): member objects still labeled managed whose federated object no
 // longer exists lose the label in every ready cluster.
 
+#include <string_view>
+
 #include "federation/controller/reconcile_worker.h"
 #include "sync/event_key.h"
 #include "sync/sync_context.h"
 
 namespace kf::sync {
+
+// The finalizer the sync controller keeps on every federated object it propagates.
+inline constexpr std::string_view kSyncControllerFinalizer = "kubefed.io/sync-controller";
 
 ReconcileResult ensureDeletion(SyncContext& context, const Json& federated_object,
                                const ResolvedEventKey& names);
