@@ -94,7 +94,9 @@ struct SyncController::Parts {
     return {.name = lowered(type.federated_type.kind),
             .concurrency = deps.config.sync_max_concurrent_reconciles,
             .retry_delay = deps.retry_delay,
-            .cluster_sync_delay = deps.config.cluster_available_delay};
+            .cluster_sync_delay = deps.config.cluster_available_delay,
+            .initial_backoff = deps.config.sync_initial_backoff,
+            .max_backoff = deps.config.sync_max_backoff};
   }
 
   ReconcileResult reconcile(const std::string& key) {

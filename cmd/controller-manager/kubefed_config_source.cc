@@ -155,6 +155,8 @@ Result<ControlPlaneConfig> controlPlaneConfigFrom(const core::KubeFedConfig& con
   out.health_success_threshold = static_cast<int>(health.success_threshold.value_or(1));
   out.sync_max_concurrent_reconciles =
       static_cast<int>(spec.sync_controller->max_concurrent_reconciles.value_or(1));
+  out.sync_initial_backoff = options.sync_initial_backoff;
+  out.sync_max_backoff = options.sync_max_backoff;
   out.skip_adopting_resources = spec.sync_controller->adopt_resources == core::kDisabled;
   out.status_max_concurrent_reconciles =
       static_cast<int>(spec.status_controller->max_concurrent_reconciles.value_or(1));

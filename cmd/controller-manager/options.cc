@@ -47,6 +47,8 @@ struct RawFlags {
   std::string lease_duration;
   std::string renew_deadline;
   std::string retry_period;
+  std::string sync_initial_backoff = "5s";
+  std::string sync_max_backoff = "60s";
 };
 
 void declare(kubefedctl::FlagSet& flags, Options& o, RawFlags& raw) {
@@ -76,6 +78,11 @@ void declare(kubefedctl::FlagSet& flags, Options& o, RawFlags& raw) {
                   "Overrides KubeFedConfig spec.leaderElect.renewDeadline.");
   flags.addString("leader-elect-retry-period", 0, &raw.retry_period,
                   "Overrides KubeFedConfig spec.leaderElect.retryPeriod.");
+  flags.addString("sync-backoff-initial", 0, &raw.sync_initial_backoff,
+                  "Delay before a failed sync reconcile of an object is retried; doubles with "
+                  "each further failure.");
+  flags.addString("sync-backoff-max", 0, &raw.sync_max_backoff,
+                  "Longest delay between retries of a failing sync reconcile.");
   flags.addString("v", 'v', &raw.verbosity, "number for the log level verbosity");
   flags.addBool("version", 0, &o.print_version, "Prints the version info of controller manager.");
 }
@@ -101,6 +108,15 @@ Result<Options> parseOptions(const std::vector<std::string>& args, const char* d
   KF_TRY(lease, parseDuration("leader-elect-lease-duration", raw.lease_duration));
   KF_TRY(renew, parseDuration("leader-elect-renew-deadline", raw.renew_deadline));
   KF_TRY(retry, parseDuration("leader-elect-retry-period", raw.retry_period));
+  KF_TRY(initial_backoff, parseDuration("sync-backoff-initial", raw.sync_initial_backoff));
+  KF_TRY(max_backoff, parseDuration("sync-backoff-max", raw.sync_max_backoff));
+  o.sync_initial_backoff = initial_backoff.value_or(o.sync_initial_backoff);
+  o.sync_max_backoff = max_backoff.value_or(o.sync_max_backoff);
+  if (o.sync_max_backoff < o.sync_initial_backoff) {
+    return badFlag(
+        "sync-backoff-max", raw.sync_max_backoff,
+        "must not be shorter than --sync-backoff-initial (" + raw.sync_initial_backoff + ")");
+  }
   o.rest_config_qps = qps;
   o.rest_config_burst = burst;
   o.verbosity = verbosity;

@@ -30,6 +30,10 @@ struct Options {
   std::optional<Duration> leader_elect_renew_deadline;
   std::optional<Duration> leader_elect_retry_period;
 
+  // Requeue backoff of failed sync reconciles (KubeFed: 5s doubling to 60s, not configurable).
+  Duration sync_initial_backoff = std::chrono::seconds(5);
+  Duration sync_max_backoff = std::chrono::seconds(60);
+
   // DEFAULT_KUBEFED_SCOPE from the environment: "", "Cluster" or "Namespaced".
   std::string default_scope;
 };

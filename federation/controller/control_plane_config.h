@@ -29,6 +29,9 @@ struct ControlPlaneConfig {
   int health_success_threshold = 1;
 
   int sync_max_concurrent_reconciles = 1;
+  // Requeue backoff of a sync reconcile that failed: doubling from initial to max, per object.
+  Duration sync_initial_backoff = std::chrono::seconds(5);
+  Duration sync_max_backoff = std::chrono::seconds(60);
   int status_max_concurrent_reconciles = 1;
   bool skip_adopting_resources = false;  // syncController.adoptResources == Disabled
 

@@ -1,0 +1,132 @@
+// The controller manager's command line and how it combines with the KubeFedConfig.
+
+#include "cmd/controller-manager/options.h"
+
+#include <gtest/gtest.h>
+
+#include "apis/core/kubefed_config.h"
+#include "cmd/controller-manager/kubefed_config_source.h"
+
+namespace kf::manager {
+namespace {
+
+using std::chrono::seconds;
+
+TEST(OptionsTest, DefaultsAreKubeFeds) {
+  auto options = parseOptions({}, nullptr);
+  ASSERT_TRUE(options) << options.error().message;
+  EXPECT_EQ(options.value().healthz_addr, ":8080");
+  EXPECT_EQ(options.value().metrics_addr, ":9090");
+  EXPECT_EQ(options.value().rest_config_qps, 5.0);
+  EXPECT_EQ(options.value().rest_config_burst, 10);
+  EXPECT_TRUE(options.value().leader_elect);
+  EXPECT_EQ(options.value().sync_initial_backoff, seconds(5));
+  EXPECT_EQ(options.value().sync_max_backoff, seconds(60));
+}
+
+TEST(OptionsTest, ParsesEveryFlag) {
+  auto options =
+      parseOptions({"--kubefed-namespace", "kf", "--kubeconfig=/k", "--rest-config-qps", "50",
+                    "--rest-config-burst=100", "--feature-gates", "PushReconciler=false",
+                    "--leader-elect=false", "--leader-elect-lease-duration", "30s", "-v", "4",
+                    "--sync-backoff-initial", "1s", "--sync-backoff-max", "10s"},
+                   "Namespaced");
+  ASSERT_TRUE(options) << options.error().message;
+  const Options& o = options.value();
+  EXPECT_EQ(o.kubefed_namespace, "kf");
+  EXPECT_EQ(o.kubeconfig, "/k");
+  EXPECT_EQ(o.rest_config_qps, 50.0);
+  EXPECT_EQ(o.rest_config_burst, 100);
+  EXPECT_EQ(o.feature_gates, "PushReconciler=false");
+  EXPECT_FALSE(o.leader_elect);
+  EXPECT_EQ(o.leader_elect_lease_duration, seconds(30));
+  EXPECT_EQ(o.leader_elect_renew_deadline, std::nullopt);
+  EXPECT_EQ(o.verbosity, 4);
+  EXPECT_EQ(o.sync_initial_backoff, seconds(1));
+  EXPECT_EQ(o.sync_max_backoff, seconds(10));
+  EXPECT_EQ(o.default_scope, "Namespaced");
+}
+
+TEST(OptionsTest, BadValuesNameTheFlag) {
+  struct Case {
+    std::vector<std::string> args;
+    const char* env;
+    std::string message;
+  };
+  for (const Case& c : std::vector<Case>{
+           {{"--rest-config-burst", "ten"},
+            nullptr,
+            "invalid value \"ten\" for flag --rest-config-burst: expected an integer"},
+           {{"--leader-elect-retry-period", "-1s"}, nullptr, "--leader-elect-retry-period"},
+           {{"--sync-backoff-initial", "10s", "--sync-backoff-max", "5s"},
+            nullptr,
+            "must not be shorter than --sync-backoff-initial"},
+           {{"--no-such-flag"}, nullptr, "no-such-flag"},
+           {{"positional"}, nullptr, "unexpected argument \"positional\""},
+           {{}, "Global", "invalid DEFAULT_KUBEFED_SCOPE \"Global\""},
+       }) {
+    auto options = parseOptions(c.args, c.env);
+    ASSERT_FALSE(options) << c.message;
+    EXPECT_NE(options.error().message.find(c.message), std::string::npos)
+        << options.error().message;
+  }
+}
+
+core::KubeFedConfig defaultedConfig(const std::string& scope) {
+  core::KubeFedConfig config;
+  config.spec.scope = scope;
+  core::setKubeFedConfigDefaults(config);
+  return config;
+}
+
+TEST(ControlPlaneConfigTest, TakesTheKubeFedConfigsValues) {
+  core::KubeFedConfig config = defaultedConfig("Namespaced");
+  config.spec.sync_controller->adopt_resources = "Disabled";
+  config.spec.sync_controller->max_concurrent_reconciles = 4;
+  FeatureGate gates = kubefedFeatureGates();
+  auto plane = controlPlaneConfigFrom(config, parseOptions({}, nullptr).value(), "kf", gates);
+  ASSERT_TRUE(plane) << plane.error().message;
+  EXPECT_TRUE(plane.value().namespaced_scope);
+  EXPECT_EQ(plane.value().target_namespace, "kf");
+  EXPECT_TRUE(plane.value().skip_adopting_resources);
+  EXPECT_EQ(plane.value().sync_max_concurrent_reconciles, 4);
+  EXPECT_EQ(plane.value().cluster_available_delay, seconds(20));
+  EXPECT_EQ(plane.value().health_period, seconds(10));
+  EXPECT_EQ(plane.value().health_failure_threshold, 3);
+  EXPECT_EQ(plane.value().lease_duration, seconds(15));
+  EXPECT_TRUE(plane.value().push_reconciler);
+  EXPECT_FALSE(plane.value().raw_resource_status_collection);
+}
+
+TEST(ControlPlaneConfigTest, FlagsWinOverTheKubeFedConfig) {
+  core::KubeFedConfig config = defaultedConfig("Cluster");
+  for (auto& gate : *config.spec.feature_gates) {
+    if (gate.name == "RawResourceStatusCollection") gate.configuration = "Enabled";
+    if (gate.name == "PushReconciler") gate.configuration = "Disabled";
+  }
+  auto options = parseOptions(
+      {"--feature-gates", "PushReconciler=true", "--leader-elect-lease-duration", "40s"}, nullptr);
+  ASSERT_TRUE(options);
+  FeatureGate gates = kubefedFeatureGates();
+  auto plane = controlPlaneConfigFrom(config, options.value(), "kf", gates);
+  ASSERT_TRUE(plane) << plane.error().message;
+  EXPECT_TRUE(plane.value().push_reconciler);                 // the flag
+  EXPECT_TRUE(plane.value().raw_resource_status_collection);  // the KubeFedConfig
+  EXPECT_EQ(plane.value().lease_duration, seconds(40));       // the flag
+  EXPECT_EQ(plane.value().renew_deadline, seconds(10));       // the KubeFedConfig
+  EXPECT_EQ(plane.value().target_namespace, "");
+}
+
+TEST(ControlPlaneConfigTest, AnUnknownGateIsAnError) {
+  core::KubeFedConfig config = defaultedConfig("Cluster");
+  FeatureGate gates = kubefedFeatureGates();
+  auto plane = controlPlaneConfigFrom(
+      config, parseOptions({"--feature-gates", "NoSuchGate=true"}, nullptr).value(), "kf", gates);
+  ASSERT_FALSE(plane);
+  EXPECT_NE(plane.error().message.find("Invalid Feature Gate"), std::string::npos)
+      << plane.error().message;
+  EXPECT_NE(plane.error().message.find("NoSuchGate"), std::string::npos) << plane.error().message;
+}
+
+}  // namespace
+}  // namespace kf::manager
