@@ -24,7 +24,6 @@ using std::chrono::seconds;
 
 const GroupVersionResource kKubeFedConfigs{"core.kubefed.io", "v1beta1", "kubefedconfigs", true};
 const GroupVersionResource kNamespaces{"", "v1", "namespaces", false};
-const char kManaged[] = "kubefed.io/managed";
 
 struct TypeCase {
   std::string enable_name;  // kubefedctl enable NAME
