@@ -1,6 +1,7 @@
 #include "tests/integration/local_clusters.h"
 
 #include <gtest/gtest.h>
+#include <spdlog/spdlog.h>
 
 #include <array>
 #include <atomic>
@@ -15,6 +16,11 @@
 
 namespace kf::integration {
 namespace {
+
+// spdlog creates its registry on the first log call. Done here, before any test starts threads,
+// so that two threads logging first at once do not race on it (ThreadSanitizer sees the race:
+// the registry is built inside the uninstrumented libspdlog).
+[[maybe_unused]] const bool kLoggingReady = static_cast<bool>(spdlog::default_logger());
 
 std::map<std::string, std::string> readEnvFile(const std::string& path) {
   std::map<std::string, std::string> values;
