@@ -2,12 +2,12 @@
 
 #include <spdlog/spdlog.h>
 
-#include <condition_variable>
 #include <set>
 #include <utility>
 
 #include "federation/client/resource_client.h"
 #include "federation/metrics/kubefed_metrics.h"
+#include "federation/runtime/interruptible_sleep.h"
 
 namespace kf {
 namespace {
@@ -15,18 +15,6 @@ namespace {
 const GroupVersionResource kKubeFedClusters{"core.kubefed.io", "v1beta1", "kubefedclusters", true};
 constexpr const char* kApiVersion = "core.kubefed.io/v1beta1";
 constexpr const char* kKind = "KubeFedCluster";
-
-// Wakes a waiting loop either when its timer fires or when it is asked to stop.
-struct Waker {
-  void wake() {
-    MutexLock lock(mu);
-    woken = true;
-    cv.notify_all();
-  }
-  Mutex mu;
-  std::condition_variable cv;
-  bool woken KF_GUARDED_BY(mu) = false;
-};
 
 Json mapField(const Json& object, const char* field) {
   const auto metadata = object.find("metadata");
@@ -175,12 +163,7 @@ void KubeFedClusterController::runLoop(const std::stop_token& stop) {
 }
 
 bool KubeFedClusterController::waitPeriod(const std::stop_token& stop) {
-  auto waker = std::make_shared<Waker>();
-  std::stop_callback on_stop(stop, [waker] { waker->wake(); });
-  TimerHandlePtr timer = clock_.runAfter(options_.period, [waker] { waker->wake(); });
-  MutexLock lock(waker->mu);
-  while (!waker->woken) waker->cv.wait(lock.native());
-  return !stop.stop_requested();
+  return sleepUnlessStopped(clock_, stop, options_.period);
 }
 
 void KubeFedClusterController::clusterAdded(const ObjectPtr& object) { clusterUpdated(object); }

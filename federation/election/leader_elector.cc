@@ -6,6 +6,8 @@
 #include <thread>
 #include <utility>
 
+#include "federation/runtime/interruptible_sleep.h"
+
 namespace kf {
 namespace {
 
@@ -13,18 +15,6 @@ std::int64_t wholeSecondsAtLeastOne(Duration duration) {
   const auto seconds = std::chrono::ceil<std::chrono::seconds>(duration).count();
   return seconds < 1 ? 1 : seconds;
 }
-
-// Wakes a sleeping run() either when its timer fires or when its stop token is stopped.
-struct Waker {
-  void wake() {
-    MutexLock lock(mu);
-    woken = true;
-    cv.notify_all();
-  }
-  Mutex mu;
-  std::condition_variable cv;
-  bool woken KF_GUARDED_BY(mu) = false;
-};
 
 }  // namespace
 
@@ -240,12 +230,7 @@ void LeaderElector::release() {
 }
 
 bool LeaderElector::sleepFor(const std::stop_token& stop, Duration delay) {
-  auto waker = std::make_shared<Waker>();
-  std::stop_callback on_stop(stop, [waker] { waker->wake(); });
-  TimerHandlePtr timer = clock_.runAfter(delay, [waker] { waker->wake(); });
-  MutexLock lock(waker->mu);
-  while (!waker->woken) waker->cv.wait(lock.native());
-  return !stop.stop_requested();
+  return sleepUnlessStopped(clock_, stop, delay);
 }
 
 }  // namespace kf

@@ -210,23 +210,6 @@ std::string conditionStatus(const Json& cluster, const std::string& type) {
   return "";
 }
 
-// The port a process logged for one of its endpoints ("Serving /metrics on ... (port N)").
-int servedPort(const ChildProcess& process, const std::string& what) {
-  std::smatch match;
-  const std::string log = process.log();
-  const std::regex pattern("Serving " + what + " on \\S+ \\(port ([0-9]+)\\)");
-  return std::regex_search(log, match, pattern) ? std::stoi(match[1].str()) : 0;
-}
-
-std::string httpGet(int port, const std::string& path) {
-  RestConfig config;
-  config.server = "http://127.0.0.1:" + std::to_string(port);
-  auto client = RestClient::create(config);
-  if (!client) return "";
-  auto response = client.value()->send({.path = path});
-  return response ? response.value().body : response.error().describe();
-}
-
 TEST(ControllerManagerTest, JoinedClustersBecomeReadyGoOfflineWhenStoppedAndComeBack) {
   ControlPlane plane("kf-cm-health");
   plane.writeConfig();

@@ -7,8 +7,10 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
+#include "federation/client/rest_client.h"
 #include "tests/integration/local_clusters.h"
 
 namespace kf::integration {
@@ -96,6 +98,22 @@ bool ChildProcess::running() {
     return false;
   }
   return true;
+}
+
+int servedPort(const ChildProcess& process, const std::string& what) {
+  std::smatch match;
+  const std::string log = process.log();
+  const std::regex pattern("Serving " + what + " on \\S+ \\(port ([0-9]+)\\)");
+  return std::regex_search(log, match, pattern) ? std::stoi(match[1].str()) : 0;
+}
+
+std::string httpGet(int port, const std::string& path) {
+  RestConfig config;
+  config.server = "http://127.0.0.1:" + std::to_string(port);
+  auto client = RestClient::create(config);
+  if (!client) return client.error().describe();
+  auto response = client.value()->send({.path = path});
+  return response ? response.value().body : response.error().describe();
 }
 
 }  // namespace kf::integration

@@ -45,4 +45,11 @@ class ChildProcess {
   std::optional<int> exit_code_;
 };
 
+// The port a controller-manager process logged for an endpoint it serves
+// ("Serving /metrics on ... (port N)"); 0 when it has not logged one.
+int servedPort(const ChildProcess& process, const std::string& what);
+
+// The body of GET http://127.0.0.1:<port><path>, or the error's description.
+std::string httpGet(int port, const std::string& path);
+
 }  // namespace kf::integration

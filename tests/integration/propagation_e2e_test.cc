@@ -480,21 +480,11 @@ long writesCounted(RestClient& client, const std::string& resource) {
 // reconcile_federated_resources_duration_seconds_count of a process: reconciles that found a
 // federated object.
 long reconcileCount(const ChildProcess& process) {
-  std::smatch match;
-  const std::string log = process.log();
-  static const std::regex port_pattern("Serving /metrics on \\S+ \\(port ([0-9]+)\\)");
-  if (!std::regex_search(log, match, port_pattern)) return -1;
-  RestConfig config;
-  config.server = "http://127.0.0.1:" + match[1].str();
-  auto client = RestClient::create(config);
-  if (!client) return -1;
-  auto metrics = client.value()->send({.path = "/metrics"});
-  if (!metrics) return -1;
+  const std::string metrics = httpGet(servedPort(process, "/metrics"), "/metrics");
   static const std::regex count_pattern(
       "reconcile_federated_resources_duration_seconds_count ([0-9]+)");
   std::smatch count;
-  const std::string& body = metrics.value().body;
-  return std::regex_search(body, count, count_pattern) ? std::stol(count[1].str()) : 0;
+  return std::regex_search(metrics, count, count_pattern) ? std::stol(count[1].str()) : 0;
 }
 
 TEST_F(PropagationE2ETest, RestartingTheControllerManagerWritesNothingToTheMembers) {
