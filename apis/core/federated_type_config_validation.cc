@@ -1,7 +1,7 @@
 #include <algorithm>
-#include <cctype>
 
 #include "apis/core/validation.h"
+#include "apis/meta/ascii.h"
 #include "apis/meta/name_validation.h"
 
 namespace kf::core {
@@ -26,13 +26,6 @@ const std::vector<std::string>& controllerStatuses() {
   static const std::vector<std::string> values{std::string(kControllerRunning),
                                                std::string(kControllerNotRunning)};
   return values;
-}
-
-std::string toLower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
 }
 
 // Federated and status types live in a real API group: required, and a domain.

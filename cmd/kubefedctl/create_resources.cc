@@ -10,7 +10,7 @@
 namespace kf::kubefedctl {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using SteadyClock = std::chrono::steady_clock;
 
 Json toJson(const OrderedJson& value) { return Json::parse(value.dump()); }
 
@@ -118,12 +118,12 @@ bool isEstablished(const Json& crd) {
 Status waitEstablished(RestClient& client, const std::string& name,
                        std::chrono::milliseconds timeout) {
   ResourceClient crds(client, kCrds);
-  const auto deadline = Clock::now() + timeout;
+  const auto deadline = SteadyClock::now() + timeout;
   while (true) {
     auto crd = crds.get(name);
     if (crd && isEstablished(crd.value())) return boost::outcome_v2::success();
     if (!crd && !isNotFound(crd.error())) return crd.error();
-    if (Clock::now() >= deadline) {
+    if (SteadyClock::now() >= deadline) {
       return makeError(Reason::kTimeout, "timed out waiting for CustomResourceDefinition \"" +
                                              name + "\" to be established");
     }

@@ -13,7 +13,7 @@
 namespace kf::kubefedctl {
 namespace {
 
-const HelpText kHelp{
+const HelpText kDisableHelp{
     "disable NAME", "Disables propagation of a Kubernetes API type",
     "Disables propagation of a Kubernetes API type. This command can also optionally delete the\n"
     "API resources added by the `enable` command.\n\n"
@@ -176,7 +176,7 @@ int runDisable(const std::vector<std::string>& args, Streams streams) {
   DisableFlags options;
   FlagSet flags;
   options.addTo(flags);
-  if (int code = parseOrExit(flags, args, kHelp, streams); code >= 0) return code;
+  if (int code = parseOrExit(flags, args, kDisableHelp, streams); code >= 0) return code;
   if (flags.positional().size() != 1) return fail("NAME is required", streams);
   if (!options.delete_crd && flags.changed("version")) {
     return fail("--version flag valid only with --delete-crd", streams);

@@ -12,7 +12,7 @@
 namespace kf::kubefedctl {
 namespace {
 
-const HelpText kHelp{
+const HelpText kEnableHelp{
     "enable (NAME | -f FILENAME)", "Enables propagation of a Kubernetes API type",
     "Enables propagation of a Kubernetes API type. This command can also enable propagation of a\n"
     "non-Kubernetes API type.\n\n"
@@ -98,7 +98,7 @@ int runEnable(const std::vector<std::string>& args, Streams streams) {
   EnableFlags options;
   FlagSet flags;
   options.addTo(flags);
-  if (int code = parseOrExit(flags, args, kHelp, streams); code >= 0) return code;
+  if (int code = parseOrExit(flags, args, kEnableHelp, streams); code >= 0) return code;
   if (!options.output.empty() && options.output != "yaml") {
     return fail("invalid value for --output: " + options.output, streams);
   }

@@ -11,7 +11,7 @@
 namespace kf::kubefedctl {
 namespace {
 
-const HelpText kHelp{
+const HelpText kJoinHelp{
     "join CLUSTER_NAME --host-cluster-context=HOST_CONTEXT",
     "Register a cluster with a KubeFed control plane",
     "Join registers a Kubernetes cluster with a KubeFed control plane.\n\n"
@@ -130,7 +130,7 @@ int runJoin(const std::vector<std::string>& args, Streams streams) {
   JoinCommandFlags options;
   FlagSet flags;
   options.addTo(flags);
-  if (int code = parseOrExit(flags, args, kHelp, streams); code >= 0) return code;
+  if (int code = parseOrExit(flags, args, kJoinHelp, streams); code >= 0) return code;
   auto resolved = resolveJoin(options.common, flags.positional());
   if (!resolved) return fail(resolved.error().message, streams);
   auto request = requestFrom(options, resolved.value());

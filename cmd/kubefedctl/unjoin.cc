@@ -10,7 +10,7 @@
 namespace kf::kubefedctl {
 namespace {
 
-const HelpText kHelp{
+const HelpText kUnjoinHelp{
     "unjoin CLUSTER_NAME --host-cluster-context=HOST_CONTEXT",
     "Remove the registration of a cluster from a KubeFed control plane",
     "Unjoin removes the registration of a Kubernetes cluster from a KubeFed control plane.\n"
@@ -182,7 +182,7 @@ int runUnjoin(const std::vector<std::string>& args, Streams streams) {
   UnjoinCommandFlags options;
   FlagSet flags;
   options.addTo(flags);
-  if (int code = parseOrExit(flags, args, kHelp, streams); code >= 0) return code;
+  if (int code = parseOrExit(flags, args, kUnjoinHelp, streams); code >= 0) return code;
   auto resolved = resolveJoin(options.common, flags.positional());
   if (!resolved) return fail(resolved.error().message, streams);
   const JoinTarget& target = resolved.value().target;

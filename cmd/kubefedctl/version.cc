@@ -3,7 +3,7 @@
 namespace kf::kubefedctl {
 namespace {
 
-const HelpText kHelp{"version", "Print the version info", "Print the version info", ""};
+const HelpText kVersionHelp{"version", "Print the version info", "Print the version info", ""};
 
 // The build stamps these when it knows them; KubeFed's defaults otherwise.
 #ifndef KF_GIT_VERSION
@@ -27,7 +27,7 @@ std::string platform() {
 
 int runVersion(const std::vector<std::string>& args, Streams streams) {
   FlagSet flags;
-  if (int code = parseOrExit(flags, args, kHelp, streams); code >= 0) return code;
+  if (int code = parseOrExit(flags, args, kVersionHelp, streams); code >= 0) return code;
   // Shaped like KubeFed's Go %#v of version.Info, which scripts grep.
   streams.out << "kubefedctl version: version.Info{Version:\"" << KF_GIT_VERSION
               << "\", GitCommit:\"" << KF_GIT_COMMIT

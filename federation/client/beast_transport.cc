@@ -14,11 +14,11 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
-#include <cctype>
 #include <limits>
 #include <memory>
 #include <vector>
 
+#include "apis/meta/ascii.h"
 #include "federation/client/server_url.h"
 #include "federation/client/transport.h"
 #include "federation/runtime/thread_annotations.h"
@@ -36,15 +36,10 @@ using Milliseconds = std::chrono::milliseconds;
 constexpr std::size_t kMaxIdleConnections = 16;
 constexpr std::uint32_t kHeaderLimit = 1U << 20;
 
-std::string lowercase(std::string text) {
-  for (auto& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
-
 std::map<std::string, std::string> headersOf(const http::fields& fields) {
   std::map<std::string, std::string> headers;
   for (const auto& field : fields) {
-    headers[lowercase(std::string(field.name_string()))] = std::string(field.value());
+    headers[toLower(std::string(field.name_string()))] = std::string(field.value());
   }
   return headers;
 }

@@ -2,16 +2,11 @@
 
 #include <algorithm>
 
+#include "apis/meta/ascii.h"
 #include "federation/client/resource_client.h"
 
 namespace kf {
 namespace {
-
-std::string lowercase(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
 
 std::vector<std::string> stringsOf(const Json& object, const char* field) {
   std::vector<std::string> out;
@@ -67,12 +62,12 @@ std::vector<ApiResourceInfo> resourcesOf(const Json& list, const std::string& gr
 }
 
 bool matches(const ApiResourceInfo& info, const std::string& wanted) {
-  if (lowercase(info.name) == wanted || lowercase(info.singular_name) == wanted ||
-      lowercase(info.kind) == wanted) {
+  if (toLower(info.name) == wanted || toLower(info.singular_name) == wanted ||
+      toLower(info.kind) == wanted) {
     return true;
   }
   return std::any_of(info.short_names.begin(), info.short_names.end(),
-                     [&](const std::string& s) { return lowercase(s) == wanted; });
+                     [&](const std::string& s) { return toLower(s) == wanted; });
 }
 
 }  // namespace
@@ -120,7 +115,7 @@ void DiscoveryClient::invalidate() {
 }
 
 Result<std::optional<ApiResourceInfo>> DiscoveryClient::findCached(const std::string& name) {
-  std::string wanted = lowercase(name);
+  std::string wanted = toLower(name);
   std::optional<std::string> wanted_group;
   if (const auto dot = wanted.find('.'); dot != std::string::npos) {
     wanted_group = wanted.substr(dot + 1);

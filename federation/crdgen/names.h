@@ -4,11 +4,11 @@
 
 #include <string>
 
+#include "apis/meta/ascii.h"
+
 namespace kf {
 
 // "plural" for the core group, else "plural.group": the name of an FTC and of a CRD.
 std::string groupQualifiedName(const std::string& plural, const std::string& group);
-
-std::string toLower(std::string text);
 
 }  // namespace kf

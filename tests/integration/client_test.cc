@@ -8,11 +8,10 @@
 #include "federation/client/discovery.h"
 #include "federation/client/resource_client.h"
 #include "tests/integration/local_clusters.h"
+#include "tests/integration/resources.h"
 
 namespace kf::integration {
 namespace {
-
-const GroupVersionResource kConfigMaps{"", "v1", "configmaps", true};
 
 Json configMap(const std::string& name, const std::string& value) {
   return {{"apiVersion", "v1"},

@@ -19,13 +19,12 @@
 #include "federation/client/resource_client.h"
 #include "federation/crdgen/yaml_json.h"
 #include "tests/integration/local_clusters.h"
+#include "tests/integration/resources.h"
 
 namespace kf::integration {
 namespace {
 
 namespace fs = std::filesystem;
-
-const GroupVersionResource kCrds{"apiextensions.k8s.io", "v1", "customresourcedefinitions", false};
 
 // ---------------------------------------------------------------------------------------------
 // Files
@@ -410,11 +409,7 @@ const Installed& installCrds() {
       const std::string name = objectName(crd);
       bool established = eventually([&] {
         auto current = crds.get(name);
-        if (!current) return false;
-        for (const auto& condition : current.value()["status"].value("conditions", Json::array())) {
-          if (condition["type"] == "Established" && condition["status"] == "True") return true;
-        }
-        return false;
+        return current && isEstablished(current.value());
       });
       if (!established) {
         installed.error = name + " did not become Established";

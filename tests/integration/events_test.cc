@@ -5,13 +5,10 @@
 #include "federation/client/resource_client.h"
 #include "federation/events/api_event_recorder.h"
 #include "tests/integration/local_clusters.h"
+#include "tests/integration/resources.h"
 
 namespace kf::integration {
 namespace {
-
-const GroupVersionResource kConfigMaps{"", "v1", "configmaps", true};
-const GroupVersionResource kEvents{"", "v1", "events", true};
-const GroupVersionResource kNamespaces{"", "v1", "namespaces", false};
 
 constexpr char kComponent[] = "events-test-controller";
 

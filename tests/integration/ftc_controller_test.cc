@@ -13,6 +13,7 @@
 #include "federation/informer/shared_informer.h"
 #include "federation/metrics/kubefed_metrics.h"
 #include "tests/integration/local_clusters.h"
+#include "tests/integration/resources.h"
 #include "tests/unit/ftc/recording_type_controllers.h"
 
 namespace kf::integration {
@@ -20,8 +21,6 @@ namespace {
 
 using Kind = TypeControllerKind;
 using std::chrono::seconds;
-
-const GroupVersionResource kEvents{"", "v1", "events", true};
 
 // An FTC as the Helm chart installs it.
 Json ftcJson(const std::string& name, const std::string& kind, const std::string& scope) {
@@ -128,7 +127,7 @@ class FtcControllerTest : public ::testing::Test {
   std::unique_ptr<ResourceClient> ftcs_;
   std::unique_ptr<SharedInformer> informer_;
   std::unique_ptr<ApiEventRecorder> events_;
-  testing::RecordingTypeControllerFactory factory_;
+  test::RecordingTypeControllerFactory factory_;
   std::unique_ptr<FtcController> controller_;
 };
 

@@ -10,16 +10,12 @@
 #include "federation/informer/shared_informer.h"
 #include "federation/runtime/thread_annotations.h"
 #include "tests/integration/local_clusters.h"
+#include "tests/integration/resources.h"
 
 namespace kf::integration {
 namespace {
 
 using namespace std::chrono_literals;
-
-const GroupVersionResource kConfigMaps{"", "v1", "configmaps", true};
-// The fixture runs the API servers with the watch cache off for podtemplates only, so that a
-// watch from a compacted resourceVersion reaches etcd and fails with 410 Gone.
-const GroupVersionResource kPodTemplates{"", "v1", "podtemplates", true};
 
 struct Recorded {
   std::string type;  // add, update, delete, delete-unknown

@@ -12,20 +12,11 @@
 #include "federation/client/base64.h"
 #include "federation/client/resource_client.h"
 #include "tests/integration/local_clusters.h"
+#include "tests/integration/resources.h"
 
 namespace kf::integration {
 namespace {
 
-const GroupVersionResource kNamespaces{"", "v1", "namespaces", false};
-const GroupVersionResource kServiceAccounts{"", "v1", "serviceaccounts", true};
-const GroupVersionResource kSecrets{"", "v1", "secrets", true};
-const GroupVersionResource kClusterRoles{"rbac.authorization.k8s.io", "v1", "clusterroles", false};
-const GroupVersionResource kClusterRoleBindings{"rbac.authorization.k8s.io", "v1",
-                                                "clusterrolebindings", false};
-const GroupVersionResource kRoles{"rbac.authorization.k8s.io", "v1", "roles", true};
-const GroupVersionResource kRoleBindings{"rbac.authorization.k8s.io", "v1", "rolebindings", true};
-const GroupVersionResource kKubeFedClusters{"core.kubefed.io", "v1beta1", "kubefedclusters", true};
-const GroupVersionResource kKubeFedConfigs{"core.kubefed.io", "v1beta1", "kubefedconfigs", true};
 constexpr const char* kJoinedClusterAnnotation = "kubefedctl.kubefed.io/joined-cluster";
 
 struct RunResult {
@@ -40,13 +31,6 @@ std::string describe(const RunResult& r) {
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
-}
-
-std::string readFile(const std::string& path) {
-  std::ifstream file(path);
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
 }
 
 // One member as a test joins it: its kubeconfig context and the cluster name it joins under

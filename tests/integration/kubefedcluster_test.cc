@@ -12,22 +12,12 @@
 #include "federation/client/resource_client.h"
 #include "federation/events/api_event_recorder.h"
 #include "tests/integration/local_clusters.h"
+#include "tests/integration/resources.h"
 
 namespace kf::integration {
 namespace {
 
 using std::chrono::seconds;
-
-const GroupVersionResource kKubeFedClusters{"core.kubefed.io", "v1beta1", "kubefedclusters", true};
-const GroupVersionResource kSecrets{"", "v1", "secrets", true};
-const GroupVersionResource kEvents{"", "v1", "events", true};
-
-std::string readFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  return contents.str();
-}
 
 // "https://127.0.0.1:<port>" -> "<port>"
 std::string portOf(const std::string& server) { return server.substr(server.rfind(':') + 1); }

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <mutex>
 #include <random>
+#include <sstream>
 #include <thread>
 
 #include "federation/client/resource_client.h"
@@ -168,6 +169,23 @@ std::string ensureKubeFedCrds() {
 std::string sourceDir() {
   if (const char* dir = std::getenv("KF_SOURCE_DIR"); dir != nullptr && *dir != '\0') return dir;
   return KF_SOURCE_DIR;
+}
+
+std::string readFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream contents;
+  contents << in.rdbuf();
+  return contents.str();
+}
+
+bool isEstablished(const Json& crd) {
+  for (const Json& condition :
+       crd.value("status", Json::object()).value("conditions", Json::array())) {
+    if (condition.value("type", "") == "Established" && condition.value("status", "") == "True") {
+      return true;
+    }
+  }
+  return false;
 }
 
 bool eventually(const std::function<bool()>& condition, std::chrono::milliseconds timeout) {

@@ -58,6 +58,12 @@ std::string ensureKubeFedCrds();
 // KF_SOURCE_DIR in the environment wins, so a test can be pointed at a modified copy.
 std::string sourceDir();
 
+// The whole content of a file ("" when it cannot be read).
+std::string readFile(const std::string& path);
+
+// Whether a CustomResourceDefinition reports the condition Established=True.
+bool isEstablished(const Json& crd);
+
 // Polls `condition` until it holds or `timeout` passes; returns whether it held.
 bool eventually(const std::function<bool()>& condition,
                 std::chrono::milliseconds timeout = std::chrono::seconds(30));

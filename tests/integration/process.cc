@@ -17,7 +17,7 @@ namespace kf::integration {
 namespace fs = std::filesystem;
 
 std::string builtBinary(const std::string& relative) {
-  // <build>/tests/integration/integration_tests
+  // <build>/tests/<tier>/<test binary>
   return (fs::read_symlink("/proc/self/exe").parent_path().parent_path().parent_path() / relative)
       .string();
 }

@@ -26,6 +26,7 @@
 #include "federation/metrics/kubefed_metrics.h"
 #include "federation/runtime/thread_annotations.h"
 #include "tests/integration/local_clusters.h"
+#include "tests/integration/resources.h"
 
 namespace kf::integration {
 namespace {
@@ -33,31 +34,10 @@ namespace {
 using sync::SyncController;
 using sync::SyncControllerDeps;
 
-const GroupVersionResource kCrds{"apiextensions.k8s.io", "v1", "customresourcedefinitions", false};
-const GroupVersionResource kNamespaces{"", "v1", "namespaces", false};
-const GroupVersionResource kConfigMaps{"", "v1", "configmaps", true};
-const GroupVersionResource kDeployments{"apps", "v1", "deployments", true};
-const GroupVersionResource kEvents{"", "v1", "events", true};
-const GroupVersionResource kPropagatedVersions{"core.kubefed.io", "v1alpha1", "propagatedversions",
-                                               true};
-const GroupVersionResource kFederatedConfigMaps{"types.kubefed.io", "v1beta1",
-                                                "federatedconfigmaps", true};
-const GroupVersionResource kFederatedDeployments{"types.kubefed.io", "v1beta1",
-                                                 "federateddeployments", true};
 const GroupVersionResource kFederatedNamespaces{"types.kubefed.io", "v1beta1",
                                                 "federatednamespaces", true};
 
 const std::vector<std::string> kMembers = {"member1", "member2"};
-
-bool isEstablished(const Json& crd) {
-  for (const Json& condition :
-       crd.value("status", Json::object()).value("conditions", Json::array())) {
-    if (condition.value("type", "") == "Established" && condition.value("status", "") == "True") {
-      return true;
-    }
-  }
-  return false;
-}
 
 // What `kubefedctl enable <name>` would install: the federated CRD (created or replaced, then
 // Established) and the FederatedTypeConfig (returned, not stored: the test starts the sync

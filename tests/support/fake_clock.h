@@ -9,7 +9,7 @@
 #include "federation/runtime/clock.h"
 #include "federation/runtime/thread_annotations.h"
 
-namespace kf::testing {
+namespace kf::test {
 
 class FakeClock final : public Clock {
  public:
@@ -90,4 +90,4 @@ class FakeClock final : public Clock {
   std::uint64_t next_id_ KF_GUARDED_BY(mu_) = 0;
 };
 
-}  // namespace kf::testing
+}  // namespace kf::test

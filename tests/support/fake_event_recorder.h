@@ -7,7 +7,7 @@
 #include "federation/events/event_recorder.h"
 #include "federation/runtime/thread_annotations.h"
 
-namespace kf::testing {
+namespace kf::test {
 
 struct RecordedEvent {
   ObjectReference object;
@@ -41,4 +41,4 @@ class FakeEventRecorder final : public EventRecorder {
   std::vector<RecordedEvent> events_ KF_GUARDED_BY(mu_);
 };
 
-}  // namespace kf::testing
+}  // namespace kf::test

@@ -7,7 +7,7 @@
 #include "federation/client/transport.h"
 #include "federation/runtime/thread_annotations.h"
 
-namespace kf::testing {
+namespace kf::test {
 
 class FakeTransport final : public Transport {
  public:
@@ -43,4 +43,4 @@ inline HttpResponse response(int status, std::string body,
   return HttpResponse{status, std::move(headers), std::move(body)};
 }
 
-}  // namespace kf::testing
+}  // namespace kf::test

@@ -12,9 +12,9 @@ namespace kf {
 namespace {
 
 using namespace std::chrono_literals;
-using testing::FakeClock;
-using testing::FakeTransport;
-using testing::response;
+using test::FakeClock;
+using test::FakeTransport;
+using test::response;
 
 constexpr const char* kUnavailable =
     R"({"kind":"Status","reason":"ServiceUnavailable","code":503})";

@@ -10,9 +10,9 @@ namespace kf {
 namespace {
 
 using std::chrono::milliseconds;
-using testing::FakeClock;
-using testing::FakeTransport;
-using testing::response;
+using test::FakeClock;
+using test::FakeTransport;
+using test::response;
 
 constexpr const char* kToken = "s3cret-token-value";
 constexpr const char* kPem =

@@ -12,8 +12,8 @@
 namespace kf {
 namespace {
 
-using testing::FakeClock;
-using testing::FakeTransport;
+using test::FakeClock;
+using test::FakeTransport;
 
 ClusterSnapshot snapshot(const std::string& name, bool ready, Json spec = {{"apiEndpoint", "a"}},
                          std::map<std::string, std::string> labels = {},

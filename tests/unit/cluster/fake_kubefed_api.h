@@ -13,7 +13,7 @@
 #include "federation/client/transport.h"
 #include "federation/runtime/thread_annotations.h"
 
-namespace kf::testing {
+namespace kf::test {
 
 // A Transport that answers every request with a function (and never streams).
 class FunctionTransport final : public Transport {
@@ -184,4 +184,4 @@ class FakeMember {
   std::shared_ptr<RestClient> client_;
 };
 
-}  // namespace kf::testing
+}  // namespace kf::test

@@ -14,10 +14,10 @@ namespace kf {
 namespace {
 
 using std::chrono::seconds;
-using testing::FakeClock;
-using testing::FakeEventRecorder;
-using testing::FakeKubeFedHost;
-using testing::FakeMember;
+using test::FakeClock;
+using test::FakeEventRecorder;
+using test::FakeKubeFedHost;
+using test::FakeMember;
 
 constexpr const char* kNamespace = "kf-system";
 

@@ -16,7 +16,7 @@
 #include <string>
 #include <thread>
 
-namespace kf::testing {
+namespace kf::test {
 
 struct KeyDeleter {
   void operator()(EVP_PKEY* key) const { EVP_PKEY_free(key); }
@@ -177,4 +177,4 @@ class TlsTestServer {
   std::thread thread_;
 };
 
-}  // namespace kf::testing
+}  // namespace kf::test

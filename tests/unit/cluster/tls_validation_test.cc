@@ -11,11 +11,11 @@
 namespace kf {
 namespace {
 
-using testing::CertificateSpec;
-using testing::Credential;
-using testing::makeCa;
-using testing::makeCredential;
-using testing::TlsTestServer;
+using test::CertificateSpec;
+using test::Credential;
+using test::makeCa;
+using test::makeCredential;
+using test::TlsTestServer;
 
 constexpr long kDay = 24 * 3600;
 
@@ -42,7 +42,7 @@ class TlsValidationTest : public ::testing::Test {
 
   Credential serverCert(const CertificateSpec& spec) { return makeCredential(spec, &ca_); }
 
-  testing::FakeClock clock_;
+  test::FakeClock clock_;
   Credential ca_ = makeCa("test-ca");
   Credential other_ca_ = makeCa("other-ca");
   Credential good_ = serverCert({.common_name = "server", .subject_alt_names = "IP:127.0.0.1"});

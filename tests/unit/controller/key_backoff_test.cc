@@ -11,7 +11,7 @@ using std::chrono::seconds;
 
 class KeyBackoffTest : public ::testing::Test {
  protected:
-  testing::FakeClock clock_;
+  test::FakeClock clock_;
   KeyBackoff backoff_{seconds(5), seconds(60), clock_};
 };
 

@@ -17,8 +17,8 @@ namespace {
 
 using std::chrono::milliseconds;
 using std::chrono::seconds;
-using testing::ReconcileLog;
-using testing::TimerWatchingClock;
+using test::ReconcileLog;
+using test::TimerWatchingClock;
 
 constexpr auto kOk = ReconcileResult::kOk;
 constexpr auto kError = ReconcileResult::kError;
@@ -256,7 +256,7 @@ TEST(ReconcileWorkerThrowTest, ThrowingReconcileIsRetriedWithBackoff) {
   worker.enqueue("a");
   ASSERT_TRUE(clock.waitForArmedTimers(1));
   clock.advance(seconds(5));
-  ASSERT_EQ(second_call.get_future().wait_for(testing::kWaitLimit), std::future_status::ready);
+  ASSERT_EQ(second_call.get_future().wait_for(test::kWaitLimit), std::future_status::ready);
 }
 
 // Verifies N workers: up to `concurrency` keys at once, never the same key twice at once.
@@ -284,7 +284,7 @@ TEST(ReconcileWorkerConcurrencyTest, RunsUpToConcurrencyKeysButNeverOneKeyTwice)
           max_in_flight = std::max(max_in_flight, in_flight.size());
           cv.notify_all();
           // Hold every reconcile until all workers are busy at once.
-          cv.wait_for(lock.native(), testing::kWaitLimit,
+          cv.wait_for(lock.native(), test::kWaitLimit,
                       [&]() KF_NO_THREAD_SAFETY_ANALYSIS { return max_in_flight >= kConcurrency; });
           in_flight.erase(in_flight.find(key));
           if (key == "k0" && !readded) {
@@ -304,7 +304,7 @@ TEST(ReconcileWorkerConcurrencyTest, RunsUpToConcurrencyKeysButNeverOneKeyTwice)
   {
     MutexLock lock(mu);
     // Six keys plus the re-added one.
-    ASSERT_TRUE(cv.wait_for(lock.native(), testing::kWaitLimit,
+    ASSERT_TRUE(cv.wait_for(lock.native(), test::kWaitLimit,
                             [&]() KF_NO_THREAD_SAFETY_ANALYSIS { return done >= 7; }));
   }
   worker.stop();
@@ -331,7 +331,7 @@ TEST(ReconcileWorkerStopTest, StopWaitsForReconcileInProgress) {
       clock);
   worker.start();
   worker.enqueue("a");
-  ASSERT_EQ(entered.get_future().wait_for(testing::kWaitLimit), std::future_status::ready);
+  ASSERT_EQ(entered.get_future().wait_for(test::kWaitLimit), std::future_status::ready);
 
   bool finished_when_stop_returned = false;
   std::thread stopper([&] {

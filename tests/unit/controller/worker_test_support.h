@@ -15,7 +15,7 @@
 #include "federation/runtime/thread_annotations.h"
 #include "tests/support/fake_clock.h"
 
-namespace kf::testing {
+namespace kf::test {
 
 inline constexpr std::chrono::seconds kWaitLimit{10};
 
@@ -117,4 +117,4 @@ class ReconcileLog {
   std::vector<std::string> order_ KF_GUARDED_BY(mu_);
 };
 
-}  // namespace kf::testing
+}  // namespace kf::test

@@ -8,7 +8,7 @@
 namespace kf {
 namespace {
 
-using namespace kf::testing;
+using namespace kf::test;
 
 // In discovery order: the core group first.
 std::vector<ApiResourceInfo> serverResources() {

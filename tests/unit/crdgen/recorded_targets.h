@@ -8,7 +8,7 @@
 
 #include "federation/client/discovery.h"
 
-namespace kf::testing {
+namespace kf::test {
 
 inline ApiResourceInfo resource(std::string group, std::string version, std::string plural,
                                 std::string singular, std::string kind, bool namespaced,
@@ -118,4 +118,4 @@ inline Json widgetCrd() {
                {"schema", {{"openAPIV3Schema", schema}}}}}}}}};
 }
 
-}  // namespace kf::testing
+}  // namespace kf::test

@@ -8,7 +8,7 @@
 namespace kf {
 namespace {
 
-using namespace kf::testing;
+using namespace kf::test;
 
 TEST(TargetSchemaTest, FindsTheKindByItsGroupVersionKindAndInlinesSpec) {
   auto schema =

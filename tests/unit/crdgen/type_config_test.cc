@@ -13,7 +13,7 @@
 namespace kf {
 namespace {
 
-using namespace kf::testing;
+using namespace kf::test;
 
 struct Case {
   std::string golden;  // testdata/<golden>.yaml

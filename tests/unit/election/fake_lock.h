@@ -9,7 +9,7 @@
 #include "federation/election/lease_lock.h"
 #include "federation/runtime/thread_annotations.h"
 
-namespace kf::testing {
+namespace kf::test {
 
 class FakeLock final : public ResourceLock {
  public:
@@ -89,4 +89,4 @@ class FakeLock final : public ResourceLock {
   std::function<LeaseRecord(LeaseRecord)> rival_write_ KF_GUARDED_BY(mu_);
 };
 
-}  // namespace kf::testing
+}  // namespace kf::test

@@ -96,8 +96,8 @@ class LeaderElectorTest : public ::testing::Test {
 
   std::string holder() const { return lock_.record() ? lock_.record()->holder_identity : "<none>"; }
 
-  testing::FakeClock clock_;
-  testing::FakeLock lock_;
+  test::FakeClock clock_;
+  test::FakeLock lock_;
   std::unique_ptr<LeaderElector> elector_;
   std::jthread runner_;
   std::atomic<bool> done_{false};

@@ -51,8 +51,8 @@ class ApiEventRecorderTest : public ::testing::Test {
     return config;
   }
 
-  testing::FakeClock clock_;
-  testing::EventsApiFake* api_ = new testing::EventsApiFake();  // owned by client_
+  test::FakeClock clock_;
+  test::EventsApiFake* api_ = new test::EventsApiFake();  // owned by client_
   RestClient client_{config(), TransportPtr(api_), clock_};
 };
 
@@ -150,7 +150,7 @@ TEST_F(ApiEventRecorderTest, LateRepeatOrOtherMessageCreatesNewEvent) {
 TEST_F(ApiEventRecorderTest, PatchNotFoundCreatesAnew) {
   auto recorder = makeRecorder();
   recordAndWait(*recorder, configMap());
-  api_->script(testing::apiStatus(404, "NotFound", "events \"cm.x\" not found"));
+  api_->script(test::apiStatus(404, "NotFound", "events \"cm.x\" not found"));
   recorder->event(configMap(), EventType::kWarning, "ClusterNotReady", "Cluster not ready");
   ASSERT_TRUE(api_->waitForRequests(3));
   recorder->stop();
@@ -165,7 +165,7 @@ TEST_F(ApiEventRecorderTest, PatchNotFoundCreatesAnew) {
 // Verifies a refused write is counted as failed and the next event is still written.
 TEST_F(ApiEventRecorderTest, FailedWriteIsCountedAndSenderContinues) {
   auto recorder = makeRecorder();
-  api_->script(testing::apiStatus(403, "Forbidden", "events is forbidden"));
+  api_->script(test::apiStatus(403, "Forbidden", "events is forbidden"));
   recordAndWait(*recorder, configMap());
   recordAndWait(*recorder, configMap());  // not a repeat: the first was never written
   recorder->stop();

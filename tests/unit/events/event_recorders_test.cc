@@ -17,8 +17,8 @@ RestConfig unlimited() {
 
 // Verifies one recorder per component, shared, with the component as source.component.
 TEST(EventRecordersTest, SharesOneRecorderPerComponent) {
-  testing::FakeClock clock;
-  auto* api = new testing::EventsApiFake();
+  test::FakeClock clock;
+  auto* api = new test::EventsApiFake();
   RestClient client(unlimited(), TransportPtr(api), clock);
   EventRecorders recorders(client, "node-a", clock);
 

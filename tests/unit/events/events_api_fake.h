@@ -11,7 +11,7 @@
 #include "federation/client/transport.h"
 #include "federation/runtime/thread_annotations.h"
 
-namespace kf::testing {
+namespace kf::test {
 
 class EventsApiFake final : public Transport {
  public:
@@ -78,4 +78,4 @@ inline HttpResponse apiStatus(int code, const std::string& reason, const std::st
   return HttpResponse{code, {{"content-type", "application/json"}}, body};
 }
 
-}  // namespace kf::testing
+}  // namespace kf::test

@@ -7,7 +7,7 @@
 
 #include "apis/core/federated_type_config.h"
 
-namespace kf::testing {
+namespace kf::test {
 
 inline constexpr char kFtcNamespace[] = "kube-federation-system";
 
@@ -68,4 +68,4 @@ inline core::FederatedTypeConfig withStatus(core::FederatedTypeConfig ftc, std::
   return ftc;
 }
 
-}  // namespace kf::testing
+}  // namespace kf::test

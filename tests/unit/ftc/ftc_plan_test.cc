@@ -16,19 +16,19 @@ namespace {
 using core::FederatedTypeConfig;
 using core::FederatedTypeConfigStatus;
 using Change = ControllerChange;
-using testing::withStatus;
+using test::withStatus;
 
 FederatedTypeConfig configMaps(const std::string& propagation = "Enabled") {
-  return testing::configMapsFtc(propagation);
+  return test::configMapsFtc(propagation);
 }
 FederatedTypeConfig namespaces(const std::string& propagation = "Enabled") {
-  return testing::namespacesFtc(propagation);
+  return test::namespacesFtc(propagation);
 }
 FederatedTypeConfig clusterRoles(const std::string& propagation = "Enabled") {
-  return testing::clusterRolesFtc(propagation);
+  return test::clusterRolesFtc(propagation);
 }
 FederatedTypeConfig services(const std::string& status_collection, bool status_type) {
-  return testing::servicesFtc(status_collection, status_type);
+  return test::servicesFtc(status_collection, status_type);
 }
 
 constexpr char kRunning[] = "Running";

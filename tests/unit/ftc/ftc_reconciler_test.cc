@@ -19,7 +19,7 @@
 namespace kf {
 namespace {
 
-using testing::kFtcNamespace;
+using test::kFtcNamespace;
 using Kind = TypeControllerKind;
 
 // Applies writes to its own copy of each FTC and bumps resourceVersion like a server; any write
@@ -99,8 +99,8 @@ class FtcReconcilerTest : public ::testing::Test {
 
   Store store_;
   FakeFtcWriter writer_;
-  testing::RecordingTypeControllerFactory factory_;
-  testing::FakeEventRecorder events_;
+  test::RecordingTypeControllerFactory factory_;
+  test::FakeEventRecorder events_;
   RunningControllers running_;
   std::vector<std::string> enqueued_;
   FtcReconciler reconciler_{
@@ -122,8 +122,8 @@ const Json kNotRunningStatus = Json::parse(
 // Verifies the first pass over a new FTC: finalizer patched (guarded by the cached
 // resourceVersion), sync controller started, status PUT at the patched resourceVersion.
 TEST_F(FtcReconcilerTest, NewFtcGetsFinalizerStartedControllerAndRunningStatus) {
-  cache(testing::namespacesFtc());
-  cache(testing::configMapsFtc(), /*with_finalizer=*/false);
+  cache(test::namespacesFtc());
+  cache(test::configMapsFtc(), /*with_finalizer=*/false);
 
   EXPECT_EQ(reconcile("configmaps"), ReconcileResult::kOk);
 
@@ -150,8 +150,8 @@ TEST_F(FtcReconcilerTest, NewFtcGetsFinalizerStartedControllerAndRunningStatus) 
 
 // Verifies that a failing start is a Warning event and a retry, with no status written.
 TEST_F(FtcReconcilerTest, FailingStartIsWarningAndRetry) {
-  cache(testing::namespacesFtc());
-  cache(testing::configMapsFtc());
+  cache(test::namespacesFtc());
+  cache(test::configMapsFtc());
   factory_.failStarts("configmaps", Kind::kSync, makeError(Reason::kNotFound, "no such CRD"));
 
   EXPECT_EQ(reconcile("configmaps"), ReconcileResult::kError);
@@ -170,7 +170,7 @@ TEST_F(FtcReconcilerTest, FailingStartIsWarningAndRetry) {
 // Verifies that a namespaced type waits for the namespaces FTC: finalizer added, KubeFed's
 // error reported, nothing started, no status; the namespaces FTC then unblocks it.
 TEST_F(FtcReconcilerTest, NamespacedTypeWaitsForNamespacesFtc) {
-  cache(testing::configMapsFtc(), /*with_finalizer=*/false);
+  cache(test::configMapsFtc(), /*with_finalizer=*/false);
 
   EXPECT_EQ(reconcile("configmaps"), ReconcileResult::kError);
   EXPECT_EQ(writer_.patches.size(), 1U);
@@ -181,7 +181,7 @@ TEST_F(FtcReconcilerTest, NamespacedTypeWaitsForNamespacesFtc) {
             "Unable to start sync controller for \"FederatedConfigMap\" due to missing "
             "FederatedTypeConfig for namespaces");
 
-  cache(testing::namespacesFtc(), /*with_finalizer=*/false);
+  cache(test::namespacesFtc(), /*with_finalizer=*/false);
   EXPECT_EQ(reconcile("namespaces"), ReconcileResult::kOk);
   EXPECT_EQ(enqueued_, std::vector<std::string>{std::string(kFtcNamespace) + "/configmaps"});
 
@@ -192,10 +192,10 @@ TEST_F(FtcReconcilerTest, NamespacedTypeWaitsForNamespacesFtc) {
 
 // Verifies that the namespaces FTC getting its finalizer queues only FTCs of namespaced types.
 TEST_F(FtcReconcilerTest, NamespacesFtcQueuesOnlyNamespacedTypes) {
-  cache(testing::configMapsFtc());
-  cache(testing::servicesFtc("Disabled", false));
-  cache(testing::clusterRolesFtc());
-  cache(testing::namespacesFtc(), /*with_finalizer=*/false);
+  cache(test::configMapsFtc());
+  cache(test::servicesFtc("Disabled", false));
+  cache(test::clusterRolesFtc());
+  cache(test::namespacesFtc(), /*with_finalizer=*/false);
 
   EXPECT_EQ(reconcile("namespaces"), ReconcileResult::kOk);
   std::sort(enqueued_.begin(), enqueued_.end());
@@ -211,8 +211,8 @@ TEST_F(FtcReconcilerTest, NamespacesFtcQueuesOnlyNamespacedTypes) {
 
 // Verifies deletion: controllers stopped (with events) before the finalizer is removed.
 TEST_F(FtcReconcilerTest, DeletionStopsControllersThenRemovesFinalizer) {
-  cache(testing::namespacesFtc());
-  cache(testing::servicesFtc("Enabled", true));
+  cache(test::namespacesFtc());
+  cache(test::servicesFtc("Enabled", true));
   ASSERT_EQ(reconcile("services"), ReconcileResult::kOk);
   ASSERT_EQ(factory_.live(), 2);
 
@@ -233,8 +233,8 @@ TEST_F(FtcReconcilerTest, DeletionStopsControllersThenRemovesFinalizer) {
 
 // Verifies that deleting the namespaces FTC stops namespaced types once they are reconciled.
 TEST_F(FtcReconcilerTest, DeletingNamespacesFtcStopsNamespacedTypes) {
-  cache(testing::namespacesFtc());
-  cache(testing::configMapsFtc());
+  cache(test::namespacesFtc());
+  cache(test::configMapsFtc());
   ASSERT_EQ(reconcile("namespaces"), ReconcileResult::kOk);
   ASSERT_EQ(reconcile("configmaps"), ReconcileResult::kOk);
   refreshCache("configmaps");
@@ -251,8 +251,8 @@ TEST_F(FtcReconcilerTest, DeletingNamespacesFtcStopsNamespacedTypes) {
 
 // Verifies the refresh: a generation change restarts the running controller with the new FTC.
 TEST_F(FtcReconcilerTest, GenerationChangeRestartsSyncControllerWithNewSpec) {
-  cache(testing::namespacesFtc());
-  cache(testing::configMapsFtc());
+  cache(test::namespacesFtc());
+  cache(test::configMapsFtc());
   ASSERT_EQ(reconcile("configmaps"), ReconcileResult::kOk);
   refreshCache("configmaps");
 
@@ -272,8 +272,8 @@ TEST_F(FtcReconcilerTest, GenerationChangeRestartsSyncControllerWithNewSpec) {
 
 // Verifies that disabling propagation stops the controller and reports NotRunning.
 TEST_F(FtcReconcilerTest, DisablingPropagationStopsController) {
-  cache(testing::namespacesFtc());
-  cache(testing::configMapsFtc());
+  cache(test::namespacesFtc());
+  cache(test::configMapsFtc());
   ASSERT_EQ(reconcile("configmaps"), ReconcileResult::kOk);
   refreshCache("configmaps");
 
@@ -290,8 +290,8 @@ TEST_F(FtcReconcilerTest, DisablingPropagationStopsController) {
 
 // Verifies that a finalizer conflict (stale cache) retries quietly, another failure warns.
 TEST_F(FtcReconcilerTest, FinalizerConflictRetriesWithoutWarning) {
-  cache(testing::namespacesFtc());
-  cache(testing::configMapsFtc(), /*with_finalizer=*/false);
+  cache(test::namespacesFtc());
+  cache(test::configMapsFtc(), /*with_finalizer=*/false);
   writer_.fail_next_patch = makeError(Reason::kConflict, "the object has been modified");
   EXPECT_EQ(reconcile("configmaps"), ReconcileResult::kError);
   EXPECT_TRUE(events_.events().empty());
@@ -304,8 +304,8 @@ TEST_F(FtcReconcilerTest, FinalizerConflictRetriesWithoutWarning) {
 
 // Verifies that a failed status write is retried and the started controller kept.
 TEST_F(FtcReconcilerTest, StatusWriteFailureRetriesAndKeepsController) {
-  cache(testing::namespacesFtc());
-  cache(testing::configMapsFtc());
+  cache(test::namespacesFtc());
+  cache(test::configMapsFtc());
   writer_.fail_next_status = makeError(Reason::kInternalError, "etcd down");
   EXPECT_EQ(reconcile("configmaps"), ReconcileResult::kError);
   EXPECT_TRUE(running_.isRunning("configmaps", Kind::kSync));
@@ -318,8 +318,8 @@ TEST_F(FtcReconcilerTest, StatusWriteFailureRetriesAndKeepsController) {
 
 // Verifies that an FTC gone from the cache has its controllers stopped.
 TEST_F(FtcReconcilerTest, VanishedFtcStopsItsControllers) {
-  cache(testing::namespacesFtc());
-  cache(testing::configMapsFtc());
+  cache(test::namespacesFtc());
+  cache(test::configMapsFtc());
   ASSERT_EQ(reconcile("configmaps"), ReconcileResult::kOk);
   store_.remove(std::string(kFtcNamespace) + "/configmaps");
 
@@ -341,8 +341,8 @@ TEST_F(FtcReconcilerTest, ScopedPlaneSkipsClusterScopedTypes) {
                         .events = events_,
                         .running = running_,
                         .enqueue = [this](const std::string& key) { enqueued_.push_back(key); }});
-  cache(testing::clusterRolesFtc(), /*with_finalizer=*/false);
-  const std::string name = testing::clusterRolesFtc().name();
+  cache(test::clusterRolesFtc(), /*with_finalizer=*/false);
+  const std::string name = test::clusterRolesFtc().name();
 
   EXPECT_EQ(scoped.reconcile(std::string(kFtcNamespace) + "/" + name), ReconcileResult::kOk);
   EXPECT_EQ(factory_.live(), 0);
@@ -352,7 +352,7 @@ TEST_F(FtcReconcilerTest, ScopedPlaneSkipsClusterScopedTypes) {
 
 // Verifies that keys of other namespaces are ignored.
 TEST_F(FtcReconcilerTest, KeysOfOtherNamespacesAreIgnored) {
-  Json object = testing::configMapsFtc().toJson();
+  Json object = test::configMapsFtc().toJson();
   object["metadata"]["namespace"] = "elsewhere";
   object["metadata"]["resourceVersion"] = "1";
   store_.add(makeObject(object));
@@ -363,7 +363,7 @@ TEST_F(FtcReconcilerTest, KeysOfOtherNamespacesAreIgnored) {
 
 // Verifies that a malformed FTC is reported once and not retried.
 TEST_F(FtcReconcilerTest, MalformedFtcIsWarnedAboutAndNotRetried) {
-  Json object = testing::configMapsFtc().toJson();
+  Json object = test::configMapsFtc().toJson();
   object["spec"]["targetType"] = "not an object";
   object["metadata"]["resourceVersion"] = "1";
   store_.add(makeObject(object));

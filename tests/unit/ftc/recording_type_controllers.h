@@ -14,7 +14,7 @@
 #include "controllers/federatedtypeconfig/type_controllers.h"
 #include "federation/runtime/thread_annotations.h"
 
-namespace kf::testing {
+namespace kf::test {
 
 class RecordingTypeControllerFactory final : public TypeControllerFactory {
  public:
@@ -118,4 +118,4 @@ class RecordingTypeControllerFactory final : public TypeControllerFactory {
   std::shared_ptr<State> state_;
 };
 
-}  // namespace kf::testing
+}  // namespace kf::test

@@ -19,16 +19,16 @@ class RunningControllersTest : public ::testing::Test {
     return std::move(factory_.startSync(ftc)).value();
   }
 
-  testing::RecordingTypeControllerFactory factory_;
+  test::RecordingTypeControllerFactory factory_;
   RunningControllers running_;
 };
 
 // Verifies that controllers are tracked per FTC and kind, and listed sorted by FTC name.
 TEST_F(RunningControllersTest, TracksControllersPerFtcAndKind) {
-  running_.add("services", Kind::kSync, startSync(testing::servicesFtc("Enabled", true)));
-  running_.add("configmaps", Kind::kSync, startSync(testing::configMapsFtc()));
+  running_.add("services", Kind::kSync, startSync(test::servicesFtc("Enabled", true)));
+  running_.add("configmaps", Kind::kSync, startSync(test::configMapsFtc()));
   running_.add("services", Kind::kStatus,
-               std::move(factory_.startStatus(testing::servicesFtc("Enabled", true))).value());
+               std::move(factory_.startStatus(test::servicesFtc("Enabled", true))).value());
 
   EXPECT_TRUE(running_.isRunning("services", Kind::kSync));
   EXPECT_TRUE(running_.isRunning("services", Kind::kStatus));
@@ -39,7 +39,7 @@ TEST_F(RunningControllersTest, TracksControllersPerFtcAndKind) {
 
 // Verifies that stop() stops the controller once and reports whether one ran.
 TEST_F(RunningControllersTest, StopStopsAndForgets) {
-  running_.add("configmaps", Kind::kSync, startSync(testing::configMapsFtc()));
+  running_.add("configmaps", Kind::kSync, startSync(test::configMapsFtc()));
   EXPECT_TRUE(running_.stop("configmaps", Kind::kSync));
   EXPECT_FALSE(running_.stop("configmaps", Kind::kSync));
   EXPECT_EQ(factory_.stops("configmaps", Kind::kSync), 1);
@@ -48,8 +48,8 @@ TEST_F(RunningControllersTest, StopStopsAndForgets) {
 
 // Verifies that registering a second controller for the same slot stops the first.
 TEST_F(RunningControllersTest, ReplacingStopsThePreviousController) {
-  running_.add("configmaps", Kind::kSync, startSync(testing::configMapsFtc()));
-  running_.add("configmaps", Kind::kSync, startSync(testing::configMapsFtc()));
+  running_.add("configmaps", Kind::kSync, startSync(test::configMapsFtc()));
+  running_.add("configmaps", Kind::kSync, startSync(test::configMapsFtc()));
   EXPECT_EQ(factory_.stops("configmaps", Kind::kSync), 1);
   EXPECT_EQ(factory_.live(), 1);
 }
@@ -58,13 +58,13 @@ TEST_F(RunningControllersTest, ReplacingStopsThePreviousController) {
 TEST_F(RunningControllersTest, StopAllStopsEverything) {
   {
     RunningControllers running;
-    running.add("configmaps", Kind::kSync, startSync(testing::configMapsFtc()));
-    running.add("namespaces", Kind::kSync, startSync(testing::namespacesFtc()));
+    running.add("configmaps", Kind::kSync, startSync(test::configMapsFtc()));
+    running.add("namespaces", Kind::kSync, startSync(test::namespacesFtc()));
     EXPECT_EQ(factory_.live(), 2);
   }
   EXPECT_EQ(factory_.live(), 0);
 
-  running_.add("configmaps", Kind::kSync, startSync(testing::configMapsFtc()));
+  running_.add("configmaps", Kind::kSync, startSync(test::configMapsFtc()));
   running_.stopAll();
   EXPECT_EQ(factory_.live(), 0);
   EXPECT_TRUE(running_.names(Kind::kSync).empty());

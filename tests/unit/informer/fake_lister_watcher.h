@@ -17,7 +17,7 @@
 #include "federation/client/watch.h"
 #include "federation/runtime/thread_annotations.h"
 
-namespace kf::testing {
+namespace kf::test {
 
 // Polls `pred` until it holds or `timeout` passes: how a test waits for another thread to catch
 // up, without guessing how long that takes.
@@ -241,4 +241,4 @@ inline Json goneStatus() {
               {"message", "too old resource version"}};
 }
 
-}  // namespace kf::testing
+}  // namespace kf::test

@@ -14,10 +14,10 @@
 namespace kf {
 namespace {
 
-using testing::makeJson;
-using testing::makeList;
-using testing::RecordingHandler;
-using testing::waitUntil;
+using test::makeJson;
+using test::makeList;
+using test::RecordingHandler;
+using test::waitUntil;
 
 const GroupVersionResource kConfigMaps{"", "v1", "configmaps", true};
 const GroupVersionResource kDeployments{"apps", "v1", "deployments", true};
@@ -25,7 +25,7 @@ const GroupVersionResource kDeployments{"apps", "v1", "deployments", true};
 class InformerManagerTest : public ::testing::Test {
  protected:
   // Every ListerWatcher the factory made, in order, each with one object to list.
-  std::vector<std::shared_ptr<testing::ListWatchScript>> scripts() {
+  std::vector<std::shared_ptr<test::ListWatchScript>> scripts() {
     MutexLock lock(mu_);
     return scripts_;
   }
@@ -35,17 +35,17 @@ class InformerManagerTest : public ::testing::Test {
   }
 
   ListerWatcherPtr makeListerWatcher(const InformerKey& key) {
-    auto script = std::make_shared<testing::ListWatchScript>();
+    auto script = std::make_shared<test::ListWatchScript>();
     script->pushList(makeList("10", {makeJson("ns", key.cluster + "-object", "5")}));
     MutexLock lock(mu_);
     scripts_.push_back(script);
     keys_.push_back(key);
-    return std::make_unique<testing::FakeListerWatcher>(script);
+    return std::make_unique<test::FakeListerWatcher>(script);
   }
 
-  testing::FakeClock clock_;
+  test::FakeClock clock_;
   Mutex mu_;
-  std::vector<std::shared_ptr<testing::ListWatchScript>> scripts_ KF_GUARDED_BY(mu_);
+  std::vector<std::shared_ptr<test::ListWatchScript>> scripts_ KF_GUARDED_BY(mu_);
   std::vector<InformerKey> keys_ KF_GUARDED_BY(mu_);
   InformerManager manager_{[this](const InformerKey& key) { return makeListerWatcher(key); },
                            clock_};
@@ -170,13 +170,13 @@ TEST_F(InformerManagerTest, StopAllStopsInformersButLeasesStaySafe) {
 
 TEST_F(InformerManagerTest, LeaseMayOutliveTheManager) {
   InformerLease lease;
-  std::shared_ptr<testing::ListWatchScript> script;
+  std::shared_ptr<test::ListWatchScript> script;
   {
     InformerManager manager(
         [&](const InformerKey&) {
-          script = std::make_shared<testing::ListWatchScript>();
+          script = std::make_shared<test::ListWatchScript>();
           script->pushList(makeList("1", {}));
-          return std::make_unique<testing::FakeListerWatcher>(script);
+          return std::make_unique<test::FakeListerWatcher>(script);
         },
         clock_);
     lease = manager.acquire(InformerKey{"c", kConfigMaps, "", "", ""}).value();

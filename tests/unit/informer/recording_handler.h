@@ -9,7 +9,7 @@
 #include "federation/runtime/thread_annotations.h"
 #include "tests/unit/informer/fake_lister_watcher.h"
 
-namespace kf::testing {
+namespace kf::test {
 
 class RecordingHandler final : public EventHandler {
  public:
@@ -54,4 +54,4 @@ class RecordingHandler final : public EventHandler {
   std::vector<std::string> events_ KF_GUARDED_BY(mu_);
 };
 
-}  // namespace kf::testing
+}  // namespace kf::test

@@ -16,12 +16,12 @@ namespace {
 
 using std::chrono::milliseconds;
 using std::chrono::seconds;
-using testing::bookmark;
+using test::bookmark;
+using test::goneStatus;
+using test::makeJson;
+using test::makeList;
+using test::waitUntil;
 using ::testing::ElementsAre;
-using testing::goneStatus;
-using testing::makeJson;
-using testing::makeList;
-using testing::waitUntil;
 
 class ReflectorTest : public ::testing::Test {
  protected:
@@ -34,7 +34,7 @@ class ReflectorTest : public ::testing::Test {
     ObjectPtr object = store_.get(key);
     return object ? objectResourceVersion(*object) : "<absent>";
   }
-  testing::ListWatchScript& script() { return lister_watcher_.script(); }
+  test::ListWatchScript& script() { return lister_watcher_.script(); }
 
   // Waits for the reflector to arm its backoff timer, checks it does not fire a moment early,
   // then lets it fire and waits for the retry it unblocks.
@@ -48,8 +48,8 @@ class ReflectorTest : public ::testing::Test {
     ASSERT_TRUE(waitUntil([&] { return script().watchCount() == watches_after; }));
   }
 
-  testing::FakeClock clock_;
-  testing::FakeListerWatcher lister_watcher_;
+  test::FakeClock clock_;
+  test::FakeListerWatcher lister_watcher_;
   Store store_;
   StoreSink sink_{store_};
   Reflector reflector_{lister_watcher_, sink_, clock_, ReflectorOptions{.name = "test"}};
@@ -267,8 +267,8 @@ TEST_F(ReflectorTest, StopInterruptsABackoffWait) {
 }
 
 TEST(ReflectorOptionsTest, UnpagedListWhenPageSizeIsZero) {
-  testing::FakeClock clock;
-  testing::FakeListerWatcher lister_watcher;
+  test::FakeClock clock;
+  test::FakeListerWatcher lister_watcher;
   Store store;
   StoreSink sink(store);
   Reflector reflector(lister_watcher, sink, clock, ReflectorOptions{.page_size = 0});

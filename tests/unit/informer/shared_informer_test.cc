@@ -19,18 +19,18 @@ namespace {
 
 using std::chrono::milliseconds;
 using std::chrono::seconds;
+using test::goneStatus;
+using test::makeJson;
+using test::makeList;
+using test::RecordingHandler;
+using test::waitUntil;
 using ::testing::ElementsAre;
-using testing::goneStatus;
-using testing::makeJson;
-using testing::makeList;
-using testing::RecordingHandler;
 using ::testing::UnorderedElementsAre;
-using testing::waitUntil;
 
 class SharedInformerTest : public ::testing::Test {
  protected:
   SharedInformerTest() {
-    auto lister_watcher = std::make_unique<testing::FakeListerWatcher>(script_);
+    auto lister_watcher = std::make_unique<test::FakeListerWatcher>(script_);
     informer_ = std::make_unique<SharedInformer>(std::move(lister_watcher), clock_);
   }
 
@@ -44,8 +44,8 @@ class SharedInformerTest : public ::testing::Test {
     ASSERT_TRUE(waitUntil([&] { return script_->watchCount() == 1; }));
   }
 
-  testing::FakeClock clock_;
-  std::shared_ptr<testing::ListWatchScript> script_ = std::make_shared<testing::ListWatchScript>();
+  test::FakeClock clock_;
+  std::shared_ptr<test::ListWatchScript> script_ = std::make_shared<test::ListWatchScript>();
   std::unique_ptr<SharedInformer> informer_;
 };
 
@@ -168,7 +168,7 @@ TEST_F(SharedInformerTest, ResyncDeliversUpdatesForEveryObjectOnTheClock) {
 }
 
 TEST_F(SharedInformerTest, DefaultResyncAppliesToHandlersWithoutTheirOwn) {
-  auto lister_watcher = std::make_unique<testing::FakeListerWatcher>(script_);
+  auto lister_watcher = std::make_unique<test::FakeListerWatcher>(script_);
   SharedInformer informer(std::move(lister_watcher), clock_,
                           SharedInformerOptions{.default_resync = seconds(10)});
   auto handler = std::make_shared<RecordingHandler>();

@@ -13,9 +13,9 @@
 namespace kf {
 namespace {
 
+using test::makeJson;
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
-using testing::makeJson;
 
 std::vector<std::string> sortedKeys(const Store& store) {
   std::vector<std::string> keys = store.listKeys();

@@ -13,9 +13,9 @@
 namespace kf::kubefedctl {
 namespace {
 
-using testing::FakeClock;
-using testing::FakeTransport;
-using testing::response;
+using test::FakeClock;
+using test::FakeTransport;
+using test::response;
 
 class JoinRerunTest : public ::testing::Test {
  protected:

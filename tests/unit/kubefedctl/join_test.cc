@@ -13,9 +13,9 @@
 namespace kf::kubefedctl {
 namespace {
 
-using testing::FakeClock;
-using testing::FakeTransport;
-using testing::response;
+using test::FakeClock;
+using test::FakeTransport;
+using test::response;
 
 std::string notFound(const std::string& what) {
   return Json({{"kind", "Status"},

@@ -15,7 +15,7 @@ using std::chrono::minutes;
 
 class RegistryTest : public ::testing::Test {
  protected:
-  testing::FakeClock clock_;
+  test::FakeClock clock_;
   Registry registry_{clock_};
 };
 

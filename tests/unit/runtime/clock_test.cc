@@ -17,7 +17,7 @@ using std::chrono::milliseconds;
 using std::chrono::seconds;
 
 TEST(FakeClockTest, AdvanceMovesNowByStep) {
-  testing::FakeClock clock;
+  test::FakeClock clock;
   const SteadyTime start = clock.now();
   const auto wall_start = clock.wallNow();
   clock.advance(seconds(5));
@@ -26,7 +26,7 @@ TEST(FakeClockTest, AdvanceMovesNowByStep) {
 }
 
 TEST(FakeClockTest, FiresTimersOnlyOnceDueAndInDeadlineOrder) {
-  testing::FakeClock clock;
+  test::FakeClock clock;
   std::vector<int> fired;
   auto late = clock.runAfter(seconds(2), [&] { fired.push_back(2); });
   auto early = clock.runAfter(seconds(1), [&] { fired.push_back(1); });
@@ -39,7 +39,7 @@ TEST(FakeClockTest, FiresTimersOnlyOnceDueAndInDeadlineOrder) {
 }
 
 TEST(FakeClockTest, TimerSeesItsOwnDeadlineAsNow) {
-  testing::FakeClock clock;
+  test::FakeClock clock;
   const SteadyTime start = clock.now();
   SteadyTime seen{};
   auto timer = clock.runAfter(seconds(1), [&] { seen = clock.now(); });
@@ -48,7 +48,7 @@ TEST(FakeClockTest, TimerSeesItsOwnDeadlineAsNow) {
 }
 
 TEST(FakeClockTest, FiresTimersScheduledByTimersWithinSameAdvance) {
-  testing::FakeClock clock;
+  test::FakeClock clock;
   int fired = 0;
   TimerHandlePtr second;
   auto first = clock.runAfter(seconds(1), [&] {
@@ -60,7 +60,7 @@ TEST(FakeClockTest, FiresTimersScheduledByTimersWithinSameAdvance) {
 }
 
 TEST(FakeClockTest, CancelledAndDestroyedHandlesNeverFire) {
-  testing::FakeClock clock;
+  test::FakeClock clock;
   int fired = 0;
   auto cancelled = clock.runAfter(seconds(1), [&] { ++fired; });
   cancelled->cancel();

@@ -15,7 +15,7 @@ using std::chrono::milliseconds;
 using std::chrono::seconds;
 
 TEST(TokenBucketTest, AcceptsBurstThenRejects) {
-  testing::FakeClock clock;
+  test::FakeClock clock;
   TokenBucket bucket(/*qps=*/10, /*burst=*/3, clock);
   EXPECT_TRUE(bucket.tryAccept());
   EXPECT_TRUE(bucket.tryAccept());
@@ -24,7 +24,7 @@ TEST(TokenBucketTest, AcceptsBurstThenRejects) {
 }
 
 TEST(TokenBucketTest, RefillsOneTokenPerInterval) {
-  testing::FakeClock clock;
+  test::FakeClock clock;
   TokenBucket bucket(/*qps=*/10, /*burst=*/1, clock);
   ASSERT_TRUE(bucket.tryAccept());
   clock.advance(milliseconds(99));
@@ -35,7 +35,7 @@ TEST(TokenBucketTest, RefillsOneTokenPerInterval) {
 }
 
 TEST(TokenBucketTest, RefillStopsAtBurst) {
-  testing::FakeClock clock;
+  test::FakeClock clock;
   TokenBucket bucket(/*qps=*/10, /*burst=*/2, clock);
   ASSERT_TRUE(bucket.tryAccept());
   ASSERT_TRUE(bucket.tryAccept());
@@ -46,7 +46,7 @@ TEST(TokenBucketTest, RefillStopsAtBurst) {
 }
 
 TEST(TokenBucketTest, ReserveQueuesSuccessiveWaits) {
-  testing::FakeClock clock;
+  test::FakeClock clock;
   TokenBucket bucket(/*qps=*/10, /*burst=*/1, clock);
   EXPECT_EQ(bucket.reserve(), Duration::zero());
   EXPECT_EQ(bucket.reserve(), milliseconds(100));
@@ -58,7 +58,7 @@ TEST(TokenBucketTest, ReserveQueuesSuccessiveWaits) {
 }
 
 TEST(TokenBucketTest, FailedTryAcceptTakesNoToken) {
-  testing::FakeClock clock;
+  test::FakeClock clock;
   TokenBucket bucket(/*qps=*/1, /*burst=*/1, clock);
   ASSERT_TRUE(bucket.tryAccept());
   for (int i = 0; i < 5; ++i) EXPECT_FALSE(bucket.tryAccept());
@@ -67,7 +67,7 @@ TEST(TokenBucketTest, FailedTryAcceptTakesNoToken) {
 }
 
 TEST(TokenBucketTest, NonPositiveQpsIsUnlimited) {
-  testing::FakeClock clock;
+  test::FakeClock clock;
   TokenBucket zero(/*qps=*/0, /*burst=*/1, clock);
   TokenBucket negative(/*qps=*/-1, /*burst=*/1, clock);
   for (int i = 0; i < 1000; ++i) {
@@ -79,7 +79,7 @@ TEST(TokenBucketTest, NonPositiveQpsIsUnlimited) {
 }
 
 TEST(TokenBucketTest, AcceptReturnsImmediatelyWhileTokensRemain) {
-  testing::FakeClock clock;
+  test::FakeClock clock;
   TokenBucket bucket(/*qps=*/1, /*burst=*/2, clock);
   bucket.accept();
   bucket.accept();
@@ -88,7 +88,7 @@ TEST(TokenBucketTest, AcceptReturnsImmediatelyWhileTokensRemain) {
 }
 
 TEST(TokenBucketTest, AcceptBlocksUntilFakeClockReachesSlot) {
-  testing::FakeClock clock;
+  test::FakeClock clock;
   TokenBucket bucket(/*qps=*/1, /*burst=*/1, clock);
   ASSERT_TRUE(bucket.tryAccept());
 
@@ -110,7 +110,7 @@ TEST(TokenBucketTest, AcceptBlocksUntilFakeClockReachesSlot) {
 }
 
 TEST(TokenBucketTest, ClampsBurstToAtLeastOne) {
-  testing::FakeClock clock;
+  test::FakeClock clock;
   TokenBucket bucket(/*qps=*/1, /*burst=*/0, clock);
   EXPECT_EQ(bucket.burst(), 1);
   EXPECT_TRUE(bucket.tryAccept());

@@ -3,16 +3,18 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "tests/support/json.h"
+
 namespace kf::sync {
 namespace {
 
 using std::chrono::seconds;
-using testing::HasSubstr;
+using ::testing::HasSubstr;
 
 const WallClock kNow = WallClock{} + seconds(1700000000);  // 2023-11-14T22:13:20Z
 const char* const kNowText = "2023-11-14T22:13:20Z";
 
-Json parsed(const char* text) { return Json::parse(text); }
+using test::parsed;
 
 // The stored status of status_test: cluster1 (with `remote`) and Propagation True.
 Json storedObject(std::int64_t generation, std::optional<Json> remote = std::nullopt) {

@@ -3,10 +3,12 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "tests/support/json.h"
+
 namespace kf::sync {
 namespace {
 
-using testing::HasSubstr;
+using ::testing::HasSubstr;
 
 JsonPatchOperation op(std::string kind, std::string path, std::optional<Json> value = std::nullopt,
                       std::optional<std::string> from = std::nullopt) {
@@ -21,7 +23,7 @@ Json patched(const char* document, const std::vector<JsonPatchOperation>& operat
   return doc;
 }
 
-Json parsed(const char* text) { return Json::parse(text); }
+using test::parsed;
 
 // Verifies the json-patch v4 quirk the e2e suite relies on: replacing a missing key creates it.
 TEST(JsonPatchTest, ReplaceOfMissingObjectKeyCreatesIt) {

@@ -2,10 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/json.h"
+
 namespace kf::sync {
 namespace {
 
-Json parsed(const char* text) { return Json::parse(text); }
+using test::parsed;
 
 // Verifies the version string: generation when set, else resourceVersion.
 TEST(ObjectVersionTest, GenerationWinsOverResourceVersion) {

@@ -3,12 +3,14 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "tests/support/json.h"
+
 namespace kf::sync {
 namespace {
 
-using testing::HasSubstr;
+using ::testing::HasSubstr;
 
-Json parsed(const char* text) { return Json::parse(text); }
+using test::parsed;
 
 Json federatedWithRetainReplicas(std::optional<bool> retain) {
   Json spec = Json::object();

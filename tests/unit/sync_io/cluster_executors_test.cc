@@ -10,8 +10,8 @@
 namespace kf::sync {
 namespace {
 
-using testing::Counter;
-using testing::Gate;
+using test::Counter;
+using test::Gate;
 
 TEST(ClusterExecutorsTest, RunsAtMostTheLimitOfTasksPerClusterAtOnce) {
   Gate gate;

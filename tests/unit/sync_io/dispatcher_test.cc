@@ -11,9 +11,9 @@ namespace kf::sync {
 namespace {
 
 using std::chrono::seconds;
-using testing::Counter;
-using testing::FakeClock;
-using testing::Gate;
+using test::Counter;
+using test::FakeClock;
+using test::Gate;
 
 constexpr Duration kTimeout = seconds(30);
 

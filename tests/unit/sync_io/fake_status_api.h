@@ -14,7 +14,7 @@
 #include "federation/client/transport.h"
 #include "federation/runtime/thread_annotations.h"
 
-namespace kf::testing {
+namespace kf::test {
 
 class FakeStatusApi final : public Transport {
  public:
@@ -169,4 +169,4 @@ class FakeStatusApi final : public Transport {
   int writes_ KF_GUARDED_BY(mu_) = 0;
 };
 
-}  // namespace kf::testing
+}  // namespace kf::test

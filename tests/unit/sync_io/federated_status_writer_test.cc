@@ -10,8 +10,8 @@
 namespace kf::sync {
 namespace {
 
-using testing::FakeClock;
-using testing::FakeStatusApi;
+using test::FakeClock;
+using test::FakeStatusApi;
 
 const GroupVersionResource kFederatedConfigMaps{"types.kubefed.io", "v1beta1",
                                                 "federatedconfigmaps", true};

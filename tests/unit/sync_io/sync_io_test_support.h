@@ -8,7 +8,7 @@
 
 #include "federation/runtime/thread_annotations.h"
 
-namespace kf::testing {
+namespace kf::test {
 
 inline constexpr std::chrono::seconds kHangLimit{10};
 
@@ -62,4 +62,4 @@ class Counter {
   int peak_ KF_GUARDED_BY(mu_) = 0;
 };
 
-}  // namespace kf::testing
+}  // namespace kf::test

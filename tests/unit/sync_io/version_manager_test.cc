@@ -11,8 +11,8 @@
 namespace kf::sync {
 namespace {
 
-using testing::FakeClock;
-using testing::FakeStatusApi;
+using test::FakeClock;
+using test::FakeStatusApi;
 
 constexpr char kPropagatedVersions[] = "propagatedversions";
 

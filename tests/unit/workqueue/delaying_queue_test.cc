@@ -18,7 +18,7 @@ using std::chrono::seconds;
 
 class DelayingQueueTest : public ::testing::Test {
  protected:
-  testing::FakeClock clock_;
+  test::FakeClock clock_;
   DelayingQueue queue_{clock_};
 };
 
@@ -111,7 +111,7 @@ TEST_F(DelayingQueueTest, ShutDownDropsWaitingKeysAndTimers) {
 }
 
 TEST(DelayingQueueLifetimeTest, DestructionCancelsPendingTimer) {
-  testing::FakeClock clock;
+  test::FakeClock clock;
   {
     DelayingQueue queue(clock);
     queue.addAfter("a", seconds(1));

@@ -60,7 +60,7 @@ TEST(ItemExponentialFailureRateLimiterTest, StaysAtCapInsteadOfOverflowing) {
 }
 
 TEST(BucketRateLimiterTest, AllowsBurstThenSpacesByQps) {
-  testing::FakeClock clock;
+  test::FakeClock clock;
   BucketRateLimiter limiter(clock, /*qps=*/10, /*burst=*/2);
   EXPECT_EQ(limiter.when("a"), Duration::zero());
   EXPECT_EQ(limiter.when("b"), Duration::zero());
@@ -73,14 +73,14 @@ TEST(BucketRateLimiterTest, AllowsBurstThenSpacesByQps) {
 }
 
 TEST(BucketRateLimiterTest, DefaultsToTenQpsWithBurstOfHundred) {
-  testing::FakeClock clock;
+  test::FakeClock clock;
   BucketRateLimiter limiter(clock);
   for (int i = 0; i < 100; ++i) ASSERT_EQ(limiter.when(std::to_string(i)), Duration::zero());
   EXPECT_EQ(limiter.when("overflow"), milliseconds(100));
 }
 
 TEST(MaxOfRateLimiterTest, ReturnsLongestDelayAndForgetsEverywhere) {
-  testing::FakeClock clock;
+  test::FakeClock clock;
   std::vector<std::unique_ptr<RateLimiter>> limiters;
   limiters.push_back(
       std::make_unique<ItemExponentialFailureRateLimiter>(milliseconds(1), hours(1)));
@@ -96,7 +96,7 @@ TEST(MaxOfRateLimiterTest, ReturnsLongestDelayAndForgetsEverywhere) {
 }
 
 TEST(DefaultControllerRateLimiterTest, CombinesPerKeyBackoffWithOverallBucket) {
-  testing::FakeClock clock;
+  test::FakeClock clock;
   std::unique_ptr<RateLimiter> limiter = defaultControllerRateLimiter(clock);
   EXPECT_EQ(limiter->when("a"), milliseconds(5));
   EXPECT_EQ(limiter->when("a"), milliseconds(10));
@@ -107,7 +107,7 @@ TEST(DefaultControllerRateLimiterTest, CombinesPerKeyBackoffWithOverallBucket) {
 }
 
 TEST(DefaultControllerRateLimiterTest, CapsBackoffAtThousandSeconds) {
-  testing::FakeClock clock;
+  test::FakeClock clock;
   std::unique_ptr<RateLimiter> limiter = defaultControllerRateLimiter(clock);
   Duration delay{};
   for (int i = 0; i < 40; ++i) {

@@ -15,7 +15,7 @@ using std::chrono::minutes;
 using std::chrono::seconds;
 
 TEST(RateLimitingQueueTest, AddRateLimitedWaitsForBackoff) {
-  testing::FakeClock clock;
+  test::FakeClock clock;
   RateLimitingQueue queue(
       clock, std::make_unique<ItemExponentialFailureRateLimiter>(seconds(1), minutes(1)));
 
@@ -35,7 +35,7 @@ TEST(RateLimitingQueueTest, AddRateLimitedWaitsForBackoff) {
 }
 
 TEST(RateLimitingQueueTest, ForgetResetsBackoff) {
-  testing::FakeClock clock;
+  test::FakeClock clock;
   RateLimitingQueue queue(
       clock, std::make_unique<ItemExponentialFailureRateLimiter>(seconds(1), minutes(1)));
   queue.addRateLimited("a");
@@ -53,7 +53,7 @@ TEST(RateLimitingQueueTest, ForgetResetsBackoff) {
 }
 
 TEST(RateLimitingQueueTest, DefaultLimiterStartsAtFiveMilliseconds) {
-  testing::FakeClock clock;
+  test::FakeClock clock;
   RateLimitingQueue queue(clock);
   queue.addRateLimited("a");
   clock.advance(milliseconds(4));

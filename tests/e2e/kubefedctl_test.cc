@@ -10,6 +10,8 @@
 
 #include "federation/client/resource_client.h"
 #include "tests/integration/local_clusters.h"
+#include "tests/integration/process.h"
+#include "tests/integration/resources.h"
 
 namespace kf::integration {
 namespace {
@@ -17,30 +19,12 @@ namespace {
 namespace fs = std::filesystem;
 
 const char* kKubefedNamespace = "kube-federation-system";
-const GroupVersionResource kCrds{"apiextensions.k8s.io", "v1", "customresourcedefinitions", false};
-const GroupVersionResource kTypeConfigs{"core.kubefed.io", "v1beta1", "federatedtypeconfigs", true};
-const GroupVersionResource kNamespaces{"", "v1", "namespaces", false};
-const GroupVersionResource kFederatedConfigMaps{"types.kubefed.io", "v1beta1",
-                                                "federatedconfigmaps", true};
 
 struct RunResult {
   int exit_code = -1;
   std::string out;
   std::string err;
 };
-
-std::string readFile(const fs::path& path) {
-  std::ifstream file(path);
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
-
-// <build>/tests/integration/integration_tests -> <build>/cmd/kubefedctl/kubefedctl
-fs::path kubefedctlBinary() {
-  return fs::read_symlink("/proc/self/exe").parent_path().parent_path().parent_path() / "cmd" /
-         "kubefedctl" / "kubefedctl";
-}
 
 std::string quoted(const std::string& arg) {
   std::string out = "'";
@@ -52,7 +36,7 @@ std::string quoted(const std::string& arg) {
 RunResult kubefedctl(const std::vector<std::string>& args) {
   const fs::path dir = fs::temp_directory_path() / ("kfctl-" + std::to_string(::getpid()));
   fs::create_directories(dir);
-  std::string command = quoted(kubefedctlBinary().string());
+  std::string command = quoted(builtBinary("cmd/kubefedctl/kubefedctl"));
   for (const auto& arg : args) command += " " + quoted(arg);
   command += " --kubeconfig " + quoted(LocalClusters::get().kubeconfigPath()) +
              " --host-cluster-context host";
@@ -60,24 +44,14 @@ RunResult kubefedctl(const std::vector<std::string>& args) {
   RunResult result;
   const int status = std::system(command.c_str());
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  result.out = readFile(dir / "out");
-  result.err = readFile(dir / "err");
+  result.out = readFile((dir / "out").string());
+  result.err = readFile((dir / "err").string());
   fs::remove_all(dir);
   return result;
 }
 
 std::string describe(const RunResult& r) {
   return "exit " + std::to_string(r.exit_code) + "\nstdout:\n" + r.out + "stderr:\n" + r.err;
-}
-
-bool isEstablished(const Json& crd) {
-  for (const auto& condition :
-       crd.value("status", Json::object()).value("conditions", Json::array())) {
-    if (condition.value("type", "") == "Established" && condition.value("status", "") == "True") {
-      return true;
-    }
-  }
-  return false;
 }
 
 // The FTC CRD comes from the Helm chart when it is there; a permissive stand-in otherwise.

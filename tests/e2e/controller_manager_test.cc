@@ -11,19 +11,13 @@
 #include "federation/client/resource_client.h"
 #include "tests/integration/local_clusters.h"
 #include "tests/integration/process.h"
+#include "tests/integration/resources.h"
 
 namespace kf::integration {
 namespace {
 
 using std::chrono::milliseconds;
 using std::chrono::seconds;
-
-const GroupVersionResource kNamespaces{"", "v1", "namespaces", false};
-const GroupVersionResource kLeases{"coordination.k8s.io", "v1", "leases", true};
-const GroupVersionResource kKubeFedConfigs{"core.kubefed.io", "v1beta1", "kubefedconfigs", true};
-const GroupVersionResource kKubeFedClusters{"core.kubefed.io", "v1beta1", "kubefedclusters", true};
-const GroupVersionResource kTypeConfigs{"core.kubefed.io", "v1beta1", "federatedtypeconfigs", true};
-const GroupVersionResource kEvents{"", "v1", "events", true};
 
 constexpr auto kLeaseDuration = seconds(4);
 constexpr auto kRetryPeriod = seconds(1);

@@ -16,14 +16,12 @@
 #include "federation/client/resource_client.h"
 #include "tests/integration/local_clusters.h"
 #include "tests/integration/process.h"
+#include "tests/integration/resources.h"
 
 namespace kf::integration {
 namespace {
 
 using std::chrono::seconds;
-
-const GroupVersionResource kKubeFedConfigs{"core.kubefed.io", "v1beta1", "kubefedconfigs", true};
-const GroupVersionResource kNamespaces{"", "v1", "namespaces", false};
 
 struct TypeCase {
   std::string enable_name;  // kubefedctl enable NAME

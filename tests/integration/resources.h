@@ -1,0 +1,40 @@
+#pragma once
+// The API resources the integration and e2e tests read and write, named once.
+
+#include "federation/client/object.h"
+
+namespace kf::integration {
+
+inline const GroupVersionResource kNamespaces{"", "v1", "namespaces", false};
+inline const GroupVersionResource kConfigMaps{"", "v1", "configmaps", true};
+inline const GroupVersionResource kSecrets{"", "v1", "secrets", true};
+inline const GroupVersionResource kServiceAccounts{"", "v1", "serviceaccounts", true};
+inline const GroupVersionResource kEvents{"", "v1", "events", true};
+// The fixture runs the API servers with the watch cache off for podtemplates only, so that a
+// watch from a compacted resourceVersion reaches etcd and fails with 410 Gone.
+inline const GroupVersionResource kPodTemplates{"", "v1", "podtemplates", true};
+inline const GroupVersionResource kDeployments{"apps", "v1", "deployments", true};
+inline const GroupVersionResource kLeases{"coordination.k8s.io", "v1", "leases", true};
+inline const GroupVersionResource kClusterRoles{"rbac.authorization.k8s.io", "v1", "clusterroles",
+                                                false};
+inline const GroupVersionResource kClusterRoleBindings{"rbac.authorization.k8s.io", "v1",
+                                                       "clusterrolebindings", false};
+inline const GroupVersionResource kRoles{"rbac.authorization.k8s.io", "v1", "roles", true};
+inline const GroupVersionResource kRoleBindings{"rbac.authorization.k8s.io", "v1", "rolebindings",
+                                                true};
+inline const GroupVersionResource kCrds{"apiextensions.k8s.io", "v1", "customresourcedefinitions",
+                                        false};
+inline const GroupVersionResource kTypeConfigs{"core.kubefed.io", "v1beta1", "federatedtypeconfigs",
+                                               true};
+inline const GroupVersionResource kKubeFedClusters{"core.kubefed.io", "v1beta1", "kubefedclusters",
+                                                   true};
+inline const GroupVersionResource kKubeFedConfigs{"core.kubefed.io", "v1beta1", "kubefedconfigs",
+                                                  true};
+inline const GroupVersionResource kPropagatedVersions{"core.kubefed.io", "v1alpha1",
+                                                      "propagatedversions", true};
+inline const GroupVersionResource kFederatedConfigMaps{"types.kubefed.io", "v1beta1",
+                                                       "federatedconfigmaps", true};
+inline const GroupVersionResource kFederatedDeployments{"types.kubefed.io", "v1beta1",
+                                                        "federateddeployments", true};
+
+}  // namespace kf::integration
