@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# A running federation on the local clusters, for the demo and the benchmarks: a host and two
-# members (with kube-controller-manager, whose token controller fills the join's ServiceAccount
-# token), KubeFed's CRDs, the controller manager started in the background, both members joined
-# with `kubefedctl join`, and the given types enabled with `kubefedctl enable`.
+# A running federation on the local clusters, for the demo and the benchmarks: a host and members
+# (two unless KF_MEMBERS says otherwise; with kube-controller-manager, whose token controller
+# fills the join's ServiceAccount token), KubeFed's CRDs, the controller manager started in the
+# background, every member joined with `kubefedctl join`, and the given types enabled with
+# `kubefedctl enable`.
 #
-# Usage: hack/federation.sh up BUILD_DIR [TYPE...]   (KF_RUN_DIR selects the run directory)
+# Usage: [KF_MEMBERS=N] hack/federation.sh up BUILD_DIR [TYPE...]  (KF_RUN_DIR: the run directory)
 #        hack/federation.sh down
 # Expects the binaries in BUILD_DIR (cmd/controller-manager, cmd/kubefedctl). The controller
 # manager's log is $KF_RUN_DIR/controller-manager.log, its pid $KF_RUN_DIR/controller-manager.pid;
@@ -36,7 +37,9 @@ BUILD=$2
 shift 2
 TYPES=("$@")
 
-KF_WITH_KCM=1 hack/local-clusters.sh up 2 >/dev/null
+MEMBERS=()
+for ((i = 1; i <= ${KF_MEMBERS:-2}; i++)); do MEMBERS+=("member$i"); done
+KF_WITH_KCM=1 hack/local-clusters.sh up "${#MEMBERS[@]}" >/dev/null
 set -a; . "$KF_RUN_DIR/env"; set +a
 K="$KF_KUBECTL --kubeconfig $KUBECONFIG --context host"
 kubefedctl() {
@@ -62,12 +65,12 @@ for _ in $(seq 300); do
   sleep 0.1
 done
 
-for member in member1 member2; do
+for member in "${MEMBERS[@]}"; do
   if ! $K -n "$NS" get kubefedcluster "$member" >/dev/null 2>&1; then
     kubefedctl join "$member" --cluster-context "$member"
   fi
 done
-$K -n "$NS" wait --for condition=Ready --timeout=60s kubefedcluster member1 member2 >/dev/null
+$K -n "$NS" wait --for condition=Ready --timeout=60s kubefedcluster "${MEMBERS[@]}" >/dev/null
 for type in "${TYPES[@]}"; do
   kubefedctl enable "$type" >/dev/null
 done

@@ -480,7 +480,7 @@ up_reuse() {
 
 cmd_up() {
   local n=${1:-2} names name i ports port_list rc attempt deadline start_time=$SECONDS
-  [[ $n =~ ^[0-9]$ ]] || die "up: N must be 0..9, got '$n'"
+  [[ $n =~ ^[0-9]+$ && $n -le 20 ]] || die "up: N must be 0..20, got '$n'"
   WITH_KCM=${KF_WITH_KCM:-0}
   [[ $WITH_KCM == 1 ]] || WITH_KCM=0
 

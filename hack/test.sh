@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test from a fresh machine: installs system packages, builds (or finds cached) the
-# Kubernetes binaries, then per preset builds the project and runs its tests:
+# Kubernetes binaries, runs the static checks (includes follow the layers, clang-format), then per
+# preset builds the project and runs its tests:
 #
 #   asan  Clang 14, ASan + UBSan, -Werror: unit and integration tests, the libFuzzer smoke runs
 #   tsan  Clang 14, ThreadSanitizer, -Werror: unit, integration and end-to-end tests
@@ -8,8 +9,9 @@
 #
 # While one preset's tests run (they mostly wait on API servers), the next preset builds in the
 # background at the lowest CPU priority. The integration and the end-to-end tests each have
-# their own local clusters (tests/integration/fixture), so they run side by side. At the end a
-# table shows where the time went, also when something failed.
+# their own local clusters (tests/integration/fixture), so they run side by side. clang-tidy runs
+# over the non-test sources in the background while the first Clang preset's tests run. At the
+# end a table shows where the time went, also when something failed.
 #
 # Usage: hack/test.sh [preset...]     (default: asan tsan dev)
 set -euo pipefail
@@ -73,10 +75,13 @@ export PATH="$KUBE_BIN_DIR:$PATH"
 export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
 export CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
 
+timed checks:layering hack/check-style.sh layering || failed+=(checks:layering)
+timed checks:format hack/check-style.sh format || failed+=(checks:format)
 for preset in "${presets[@]}"; do timed "$preset:configure" configure "$preset"; done
 
 echo "=== preset ${presets[0]}: build" >&2
 timed "${presets[0]}:build" build "${presets[0]}" || failed+=("${presets[0]}:build")
+tidy=
 for i in "${!presets[@]}"; do
   preset=${presets[i]}
   next=${presets[i + 1]:-}
@@ -84,6 +89,12 @@ for i in "${!presets[@]}"; do
   if [[ -n $next ]]; then
     timed "$next:build(background)" build_quietly "$next" &
     background=$!
+  fi
+  # clang-tidy needs a Clang preset's compile commands and its built precompiled header.
+  if [[ -z $tidy && $preset =~ ^(asan|tsan)$ && " ${failed[*]} " != *" $preset:build "* ]]; then
+    timed checks:clang-tidy nice -n 19 hack/check-style.sh tidy "build/$preset" \
+      >"$LOG_DIR/clang-tidy.log" 2>&1 &
+    tidy=$!
   fi
   if [[ " ${failed[*]} " != *" $preset:build "* ]]; then
     echo "=== preset $preset: test" >&2
@@ -97,6 +108,12 @@ for i in "${!presets[@]}"; do
     fi
   fi
 done
+
+if [[ -n $tidy ]] && ! wait "$tidy"; then
+  failed+=(checks:clang-tidy)
+  echo "=== clang-tidy FAILED; its log:" >&2
+  tail -n 100 "$LOG_DIR/clang-tidy.log" >&2
+fi
 
 if ((${#failed[@]} > 0)); then
   echo "=== FAILED: ${failed[*]} (logs in $LOG_DIR)" >&2

@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "apis/meta/field_errors.h"
-#include "sync/object_meta.h"
+#include "apis/meta/object.h"
 
 namespace kf::sync {
 

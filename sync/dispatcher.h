@@ -14,7 +14,7 @@
 #include <optional>
 #include <string>
 
-#include "federation/client/object.h"
+#include "federation/client/list_options.h"
 #include "federation/runtime/clock.h"
 #include "sync/cluster_executors.h"
 #include "sync/federated_status.h"

@@ -2,14 +2,6 @@
 
 namespace kf::sync {
 
-std::string QualifiedName::key() const { return ns.empty() ? name : ns + "/" + name; }
-
-QualifiedName QualifiedName::fromKey(std::string_view key) {
-  const auto slash = key.find('/');
-  if (slash == std::string_view::npos) return QualifiedName{"", std::string(key)};
-  return QualifiedName{std::string(key.substr(0, slash)), std::string(key.substr(slash + 1))};
-}
-
 bool isSystemNamespace(std::string_view name, std::string_view kubefed_namespace) {
   return name == "kube-system" || name == "kube-public" || name == "default" ||
          name == kubefed_namespace;

@@ -11,19 +11,9 @@
 #include <string>
 #include <string_view>
 
+#include "apis/meta/qualified_name.h"
+
 namespace kf::sync {
-
-struct QualifiedName {
-  std::string ns;  // empty for cluster-scoped objects
-  std::string name;
-
-  // "ns/name", or "name" without namespace.
-  std::string key() const;
-  // Splits at the first "/".
-  static QualifiedName fromKey(std::string_view key);
-
-  bool operator==(const QualifiedName&) const = default;
-};
 
 // kube-system, kube-public, default and the KubeFed system namespace.
 bool isSystemNamespace(std::string_view name, std::string_view kubefed_namespace);

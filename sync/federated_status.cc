@@ -6,8 +6,8 @@
 #include <iterator>
 #include <vector>
 
+#include "apis/meta/object.h"
 #include "apis/meta/time.h"
-#include "sync/object_meta.h"
 #include "sync/unstructured_fields.h"
 
 namespace kf::sync {

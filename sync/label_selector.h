@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "apis/federated/federated_resource.h"
-#include "sync/object_meta.h"
+#include "apis/meta/object.h"
 
 namespace kf::sync {
 

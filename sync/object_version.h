@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "sync/object_meta.h"
+#include "apis/meta/object.h"
 
 namespace kf::sync {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "sync/object_meta.h"
+#include "apis/meta/object.h"
 
 namespace kf::sync {
 

@@ -1,6 +1,6 @@
 #include "sync/retain.h"
 
-#include "sync/object_meta.h"
+#include "apis/meta/object.h"
 #include "sync/unstructured_fields.h"
 
 namespace kf::sync {

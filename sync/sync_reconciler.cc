@@ -2,10 +2,10 @@
 
 #include <spdlog/spdlog.h>
 
+#include "apis/meta/object.h"
 #include "federation/metrics/kubefed_metrics.h"
 #include "sync/event_key.h"
 #include "sync/federated_deletion.h"
-#include "sync/object_meta.h"
 #include "sync/propagation_pass.h"
 
 namespace kf::sync {

@@ -15,8 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "apis/meta/api_error.h"
 #include "apis/meta/field_errors.h"
-#include "federation/client/api_error.h"
 
 namespace kf {
 using Json = nlohmann::json;

@@ -1,24 +1,12 @@
 #include "apis/meta/object_header.h"
 
+#include "apis/meta/object.h"
+
 namespace kf::meta {
-namespace {
 
-std::string metadataString(const Json& metadata, const char* key) {
-  if (!metadata.is_object()) return "";
-  auto it = metadata.find(key);
-  return it != metadata.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
-}  // namespace
-
-std::string ObjectHeader::name() const { return metadataString(metadata, "name"); }
-std::string ObjectHeader::namespaceName() const { return metadataString(metadata, "namespace"); }
-
-std::int64_t ObjectHeader::generation() const {
-  if (!metadata.is_object()) return 0;
-  auto it = metadata.find("generation");
-  return it != metadata.end() && it->is_number_integer() ? it->get<std::int64_t>() : 0;
-}
+std::string ObjectHeader::name() const { return stringIn(metadata, "name"); }
+std::string ObjectHeader::namespaceName() const { return stringIn(metadata, "namespace"); }
+std::int64_t ObjectHeader::generation() const { return int64In(metadata, "generation"); }
 
 Result<ObjectHeader> readObjectHeader(ObjectReader& reader) {
   ObjectHeader header;

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "federation/client/api_error.h"
+#include "apis/meta/api_error.h"
 #include "federation/runtime/clock.h"
 
 namespace kf::manager {

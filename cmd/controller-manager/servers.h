@@ -6,8 +6,8 @@
 #include <memory>
 #include <vector>
 
+#include "apis/meta/api_error.h"
 #include "cmd/controller-manager/options.h"
-#include "federation/client/api_error.h"
 
 namespace kf::manager {
 

@@ -1,7 +1,7 @@
 #pragma once
 // The host-cluster resources enable and disable work on.
 
-#include "federation/client/object.h"
+#include "federation/client/list_options.h"
 
 namespace kf::kubefedctl {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "federation/client/kubeconfig.h"
-#include "federation/client/object.h"
+#include "federation/client/list_options.h"
 
 namespace kf::kubefedctl {
 

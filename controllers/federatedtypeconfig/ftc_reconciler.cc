@@ -4,6 +4,7 @@
 
 #include <utility>
 
+#include "apis/meta/qualified_name.h"
 #include "federation/controller/finalizers.h"
 
 namespace kf {
@@ -16,23 +17,10 @@ constexpr char kReasonFinalizerFailed[] = "FinalizerUpdateFailed";
 constexpr char kReasonStatusFailed[] = "StatusUpdateFailed";
 constexpr char kReasonInvalid[] = "InvalidFederatedTypeConfig";
 
-bool beingDeleted(const Json& object) {
-  const auto metadata = object.find("metadata");
-  if (metadata == object.end() || !metadata->is_object()) return false;
-  const auto timestamp = metadata->find("deletionTimestamp");
-  return timestamp != metadata->end() && !timestamp->is_null();
-}
-
 bool targetsNamespacedType(const Json& ftc) {
   const Json::json_pointer scope("/spec/targetType/scope");
   if (!ftc.contains(scope) || !ftc.at(scope).is_string()) return false;
   return ftc.at(scope).get<std::string>() == core::kScopeNamespaced;
-}
-
-std::pair<std::string, std::string> splitKey(const std::string& key) {
-  const auto slash = key.find('/');
-  if (slash == std::string::npos) return {"", key};
-  return {key.substr(0, slash), key.substr(slash + 1)};
 }
 
 std::string inQuotes(const std::string& text) { return "\"" + text + "\""; }
@@ -43,7 +31,7 @@ FtcReconciler::FtcReconciler(FtcReconcilerOptions options, FtcReconcilerDeps dep
     : options_(std::move(options)), deps_(std::move(deps)) {}
 
 ReconcileResult FtcReconciler::reconcile(const std::string& key) {
-  const auto [ns, name] = splitKey(key);
+  const auto [ns, name] = QualifiedName::fromKey(key);
   if (ns != options_.kubefed_namespace) return ReconcileResult::kOk;
   const ObjectPtr cached = deps_.cache.get(key);
   Subject subject{name, name, cached ? *cached : Json()};
@@ -73,7 +61,7 @@ Result<FtcObservation> FtcReconciler::observe(const std::string& name,
   KF_TRY(ftc, core::FederatedTypeConfig::fromJson(*cached));
   core::setFederatedTypeConfigDefaults(ftc);
   observed.ftc = std::move(ftc);
-  observed.being_deleted = beingDeleted(*cached);
+  observed.being_deleted = hasDeletionTimestamp(*cached);
   observed.has_finalizer = hasFinalizer(*cached, kFtcFinalizer);
   return observed;
 }
@@ -81,7 +69,7 @@ Result<FtcObservation> FtcReconciler::observe(const std::string& name,
 bool FtcReconciler::namespacesFtcAvailable() const {
   const ObjectPtr namespaces =
       deps_.cache.get(options_.kubefed_namespace + "/" + std::string(core::kNamespacesFtcName));
-  return namespaces && !beingDeleted(*namespaces);
+  return namespaces && !hasDeletionTimestamp(*namespaces);
 }
 
 ReconcileResult FtcReconciler::carryOut(const FtcPlan& plan, const FtcObservation& observed,

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "federation/client/api_error.h"
-#include "federation/client/object.h"
+#include "apis/meta/api_error.h"
+#include "federation/client/list_options.h"
 #include "federation/client/resource_client.h"
 
 namespace kf {

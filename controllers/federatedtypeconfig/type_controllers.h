@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "apis/core/federated_type_config.h"
-#include "federation/client/api_error.h"
+#include "apis/meta/api_error.h"
 
 namespace kf {
 

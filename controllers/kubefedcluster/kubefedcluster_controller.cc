@@ -5,6 +5,7 @@
 #include <set>
 #include <utility>
 
+#include "apis/meta/qualified_name.h"
 #include "federation/client/resource_client.h"
 #include "federation/metrics/kubefed_metrics.h"
 #include "federation/runtime/interruptible_sleep.h"
@@ -16,13 +17,6 @@ const GroupVersionResource kKubeFedClusters{"core.kubefed.io", "v1beta1", "kubef
 constexpr const char* kApiVersion = "core.kubefed.io/v1beta1";
 constexpr const char* kKind = "KubeFedCluster";
 
-Json mapField(const Json& object, const char* field) {
-  const auto metadata = object.find("metadata");
-  if (metadata == object.end() || !metadata->is_object()) return Json::object();
-  const auto value = metadata->find(field);
-  return value == metadata->end() || value->is_null() ? Json::object() : *value;
-}
-
 Json specOf(const Json& object) {
   const auto spec = object.find("spec");
   return spec == object.end() ? Json() : *spec;
@@ -31,8 +25,9 @@ Json specOf(const Json& object) {
 // KubeFed rebuilds a cluster's client when any of these changed.
 bool clientInputsChanged(const Json& before, const Json& after) {
   return specOf(before) != specOf(after) ||
-         mapField(before, "labels") != mapField(after, "labels") ||
-         mapField(before, "annotations") != mapField(after, "annotations");
+         objectLabels(before).value_or(StringMap{}) != objectLabels(after).value_or(StringMap{}) ||
+         objectAnnotations(before).value_or(StringMap{}) !=
+             objectAnnotations(after).value_or(StringMap{});
 }
 
 std::vector<core::ClusterCondition> conditionsOf(const Json& object) {
@@ -40,15 +35,6 @@ std::vector<core::ClusterCondition> conditionsOf(const Json& object) {
   if (status == object.end() || !status->is_object()) return {};
   auto parsed = core::KubeFedClusterStatus::fromJson(*status, meta::FieldPath("status"));
   return parsed ? parsed.value().conditions : std::vector<core::ClusterCondition>{};
-}
-
-std::map<std::string, std::string> labelsOf(const Json& object) {
-  std::map<std::string, std::string> labels;
-  const Json labels_json = mapField(object, "labels");
-  for (const auto& [key, value] : labels_json.items()) {
-    if (value.is_string()) labels[key] = value.get<std::string>();
-  }
-  return labels;
 }
 
 metrics::ClusterState metricState(ClusterHealth health) {
@@ -135,7 +121,7 @@ void KubeFedClusterController::start() {
       return;
     }
     // A delete seen only on re-list may come without the object; the key still names it.
-    const std::string name = deleted.key.substr(deleted.key.find('/') + 1);
+    const std::string name = QualifiedName::fromKey(deleted.key).name;
     clusterDeleted(std::make_shared<const Json>(Json{{"metadata", {{"name", name}}}}));
   };
   informer_->addEventHandler(handler);
@@ -206,7 +192,7 @@ void KubeFedClusterController::publish(const std::string& name) {
   ClusterSnapshot snapshot;
   snapshot.name = name;
   snapshot.ready = isClusterReady(conditionsOf(*object));
-  snapshot.labels = labelsOf(*object);
+  snapshot.labels = objectLabels(*object).value_or(StringMap{});
   snapshot.object = object;
   registry_.upsert(std::move(snapshot), std::move(client));
 }

@@ -6,7 +6,7 @@
 
 #include <memory>
 
-#include "federation/client/api_error.h"
+#include "apis/meta/api_error.h"
 #include "federation/client/rest_client.h"
 #include "federation/controller/control_plane_config.h"
 #include "federation/runtime/clock.h"

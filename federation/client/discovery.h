@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "federation/client/object.h"
+#include "federation/client/list_options.h"
 #include "federation/client/rest_client.h"
 #include "federation/runtime/thread_annotations.h"
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "federation/client/api_error.h"
+#include "apis/meta/api_error.h"
 #include "federation/client/rest_config.h"
 
 namespace kf {

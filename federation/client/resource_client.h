@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "federation/client/object.h"
+#include "federation/client/list_options.h"
 #include "federation/client/rest_client.h"
 #include "federation/client/watch.h"
 

@@ -21,14 +21,14 @@ bool shouldRetry(const RestRequest& request, const ApiError& error) {
   return request.idempotent && isRetriable(error);
 }
 
-std::string readWholeFile(const std::string& path) {
+std::string readTokenFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream contents;
   contents << in.rdbuf();
   return contents.str();
 }
 
-std::string trimmed(std::string text) {
+std::string trimmedToken(std::string text) {
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
   return text;
 }
@@ -81,7 +81,7 @@ std::string RestClient::bearerToken() {
   MutexLock lock(token_mu_);
   const auto now = clock_.now();
   if (cached_token_.empty() || now - token_read_at_ >= kTokenFileRefresh) {
-    std::string token = trimmed(readWholeFile(config_.bearer_token_file));
+    std::string token = trimmedToken(readTokenFile(config_.bearer_token_file));
     cached_token_ = token.empty() ? config_.bearer_token : std::move(token);
     token_read_at_ = now;
   }

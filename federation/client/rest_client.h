@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "federation/client/api_error.h"
-#include "federation/client/object.h"
+#include "apis/meta/api_error.h"
+#include "federation/client/list_options.h"
 #include "federation/client/rest_config.h"
 #include "federation/client/transport.h"
 #include "federation/runtime/clock.h"

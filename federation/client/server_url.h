@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "federation/client/api_error.h"
+#include "apis/meta/api_error.h"
 
 namespace kf {
 

@@ -5,8 +5,8 @@
 #include <optional>
 #include <string_view>
 
-#include "federation/client/api_error.h"
-#include "federation/client/object.h"
+#include "apis/meta/api_error.h"
+#include "federation/client/list_options.h"
 
 namespace kf {
 

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "federation/client/api_error.h"
+#include "apis/meta/api_error.h"
 #include "federation/client/rest_config.h"
 
 namespace kf {

@@ -4,8 +4,8 @@
 #include <memory>
 #include <optional>
 
-#include "federation/client/api_error.h"
-#include "federation/client/object.h"
+#include "apis/meta/api_error.h"
+#include "federation/client/list_options.h"
 
 namespace kf {
 

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "apis/core/kubefed_cluster.h"
-#include "federation/client/api_error.h"
-#include "federation/client/object.h"
+#include "apis/meta/api_error.h"
+#include "federation/client/list_options.h"
 #include "federation/client/rest_client.h"
 #include "federation/client/rest_config.h"
 #include "federation/runtime/clock.h"

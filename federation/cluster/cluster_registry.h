@@ -14,8 +14,8 @@
 #include <utility>
 #include <vector>
 
-#include "federation/client/api_error.h"
-#include "federation/client/object.h"
+#include "apis/meta/api_error.h"
+#include "federation/client/list_options.h"
 #include "federation/client/rest_client.h"
 #include "federation/runtime/clock.h"
 #include "federation/runtime/thread_annotations.h"

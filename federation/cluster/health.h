@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "apis/core/kubefed_cluster.h"
-#include "federation/client/api_error.h"
+#include "apis/meta/api_error.h"
 
 namespace kf {
 

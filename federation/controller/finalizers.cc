@@ -17,16 +17,7 @@ std::vector<std::string> asSortedList(const std::set<std::string>& values) {
 }  // namespace
 
 std::vector<std::string> finalizersOf(const Json& object) {
-  std::vector<std::string> out;
-  if (!object.is_object()) return out;
-  const auto metadata = object.find("metadata");
-  if (metadata == object.end() || !metadata->is_object()) return out;
-  const auto finalizers = metadata->find("finalizers");
-  if (finalizers == metadata->end() || !finalizers->is_array()) return out;
-  for (const Json& finalizer : *finalizers) {
-    if (finalizer.is_string()) out.push_back(finalizer.get<std::string>());
-  }
-  return out;
+  return objectFinalizers(object).value_or(std::vector<std::string>{});
 }
 
 bool hasFinalizer(const Json& object, std::string_view finalizer) {

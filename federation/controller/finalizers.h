@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "federation/client/object.h"
+#include "apis/meta/object.h"
 
 namespace kf {
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "federation/client/discovery.h"
-#include "federation/client/object.h"
+#include "federation/client/list_options.h"
 
 namespace kf {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "federation/client/api_error.h"
-#include "federation/client/object.h"
+#include "apis/meta/api_error.h"
+#include "federation/client/list_options.h"
 
 namespace kf {
 

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "federation/client/api_error.h"
+#include "apis/meta/api_error.h"
 #include "federation/client/resource_client.h"
 
 namespace kf {

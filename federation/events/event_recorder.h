@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-#include "federation/client/object.h"
+#include "federation/client/list_options.h"
 
 namespace kf {
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "federation/client/api_error.h"
-#include "federation/client/object.h"
+#include "apis/meta/api_error.h"
+#include "federation/client/list_options.h"
 #include "federation/client/watch.h"
 #include "federation/informer/shared_informer.h"
 #include "federation/runtime/clock.h"

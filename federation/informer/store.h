@@ -14,8 +14,8 @@
 #include <utility>
 #include <vector>
 
-#include "federation/client/api_error.h"
-#include "federation/client/object.h"
+#include "apis/meta/api_error.h"
+#include "federation/client/list_options.h"
 #include "federation/runtime/thread_annotations.h"
 
 namespace kf {
@@ -28,9 +28,6 @@ using Indexers = std::map<std::string, IndexFunc>;
 // Present in every Store: files objects by metadata.namespace ("" for cluster-scoped ones).
 inline constexpr char kNamespaceIndex[] = "namespace";
 std::vector<std::string> namespaceIndexFunc(const Json& object);
-
-// Wraps a freshly decoded object so it can be shared and never modified again.
-inline ObjectPtr makeObject(Json object) { return std::make_shared<const Json>(std::move(object)); }
 
 // What replace() changed, so an informer can tell its handlers.
 struct ReplaceResult {

@@ -7,7 +7,7 @@
 // Configuration happens once at startup; enabled() is then read from many controller threads, so
 // all state sits behind a mutex and every mutation is all-or-nothing.
 //
-// Only the header-only part of federation/client/api_error.h is used (kf_runtime does not link
+// Only the header-only part of apis/meta/api_error.h is used (kf_runtime does not link
 // kf_client).
 
 #include <map>
@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "federation/client/api_error.h"
+#include "apis/meta/api_error.h"
 #include "federation/runtime/thread_annotations.h"
 
 namespace kf {

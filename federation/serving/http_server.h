@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "federation/client/api_error.h"
+#include "apis/meta/api_error.h"
 
 namespace kf::serving {
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "federation/client/api_error.h"
+#include "apis/meta/api_error.h"
 
 namespace kf::serving {
 

@@ -1,7 +1,7 @@
 #pragma once
 // The API resources the integration and e2e tests read and write, named once.
 
-#include "federation/client/object.h"
+#include "federation/client/list_options.h"
 
 namespace kf::integration {
 

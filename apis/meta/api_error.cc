@@ -1,4 +1,4 @@
-#include "federation/client/api_error.h"
+#include "apis/meta/api_error.h"
 
 #include <string>
 

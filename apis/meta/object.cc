@@ -1,8 +1,8 @@
-#include "sync/object_meta.h"
+#include "apis/meta/object.h"
 
 #include <cstdint>
 
-namespace kf::sync {
+namespace kf {
 
 namespace {
 
@@ -11,8 +11,8 @@ const Json* metadataField(const Json& object, std::string_view key) {
 }
 
 std::string metadataString(const Json& object, std::string_view key) {
-  const Json* value = metadataField(object, key);
-  return value != nullptr && value->is_string() ? value->get<std::string>() : std::string();
+  const Json* metadata = nestedField(object, {"metadata"});
+  return metadata == nullptr ? std::string() : stringIn(*metadata, key);
 }
 
 // metadata as a writable object, created when absent; nullptr when it exists with another type
@@ -77,8 +77,23 @@ std::string objectResourceVersion(const Json& object) {
   return metadataString(object, "resourceVersion");
 }
 
+std::string objectKey(const Json& object) {
+  std::string ns = objectNamespace(object);
+  return ns.empty() ? objectName(object) : ns + "/" + objectName(object);
+}
+
 std::int64_t objectGeneration(const Json& object) {
-  const Json* value = metadataField(object, "generation");
+  const Json* metadata = nestedField(object, {"metadata"});
+  return metadata == nullptr ? 0 : int64In(*metadata, "generation");
+}
+
+std::string stringIn(const Json& map, std::string_view key) {
+  const Json* value = nestedField(map, {key});
+  return value != nullptr && value->is_string() ? value->get<std::string>() : std::string();
+}
+
+std::int64_t int64In(const Json& map, std::string_view key) {
+  const Json* value = nestedField(map, {key});
   if (value == nullptr || !value->is_number_integer()) return 0;
   // Beyond int64 Go decodes a float64, which its int64 accessor rejects.
   if (value->is_number_unsigned() &&
@@ -152,4 +167,4 @@ void setFinalizers(Json& object, const std::optional<std::vector<std::string>>& 
   if (Json* metadata = writableMetadata(object)) (*metadata)["finalizers"] = *finalizers;
 }
 
-}  // namespace kf::sync
+}  // namespace kf

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The static checks of the test command:
+#   layering  includes follow DESIGN.md section 2 (hack/check-layering.py)
+#   format    every C++ file is formatted by clang-format-14 with the repository's .clang-format
+#   tidy      clang-tidy-14 with the checks of .clang-tidy, its WarningsAsErrors failing, over the
+#             non-test sources (the unity files of BUILD_DIR's compile_commands.json, so each
+#             header is parsed once per eight sources, with the precompiled header)
+#
+# Usage: hack/check-style.sh layering|format
+#        hack/check-style.sh tidy BUILD_DIR     (BUILD_DIR built: the unity files and the PCH)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+cpp_files() { git ls-files --cached --others --exclude-standard -- '*.h' '*.cc'; }
+
+case ${1:-} in
+  layering)
+    hack/check-layering.py
+    ;;
+  format)
+    # --Werror turns "would be reformatted" into a failure naming the file and line.
+    cpp_files | xargs -r clang-format-14 --dry-run --Werror
+    ;;
+  tidy)
+    build=${2:?usage: $0 tidy BUILD_DIR}
+    mapfile -t units < <(python3 - "$build/compile_commands.json" <<'PY'
+import json, sys
+for entry in json.load(open(sys.argv[1])):
+    f = entry["file"]
+    # Library and binary sources only: tests, benchmarks and the PCH's own unit are left out.
+    if "/Unity/" in f and not any(p in f for p in ("/tests/", "/bench/", "/CMakeFiles/kf_pch")):
+        print(f)
+PY
+    )
+    [[ ${#units[@]} -gt 0 ]] || { echo "no unity files in $build/compile_commands.json" >&2; exit 1; }
+    # One clang-tidy per core; its output is kept per unit and printed when it found something.
+    log=$(mktemp -d)
+    trap 'rm -rf "$log"' EXIT
+    printf '%s\n' "${units[@]}" | xargs -P "$(nproc)" -I{} sh -c \
+      'clang-tidy-14 -p "$1" --quiet "$2" >"$3/$(echo "$2" | md5sum | cut -c1-12).log" 2>&1 || echo "$2" >>"$3/failed"' \
+      _ "$build" {} "$log"
+    cat "$log"/*.log | grep -E 'warning:|error:' | sort -u || true
+    if [[ -s $log/failed ]]; then
+      echo "clang-tidy failed (WarningsAsErrors) in:" >&2
+      cat "$log/failed" >&2
+      exit 1
+    fi
+    echo "clang-tidy: ${#units[@]} units clean" >&2
+    ;;
+  *)
+    echo "usage: $0 layering|format|tidy BUILD_DIR" >&2
+    exit 2
+    ;;
+esac
