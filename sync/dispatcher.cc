@@ -72,12 +72,11 @@ void OperationReport::continueAs(OperationKind kind) { fail(provisionalStatus(ki
 
 Dispatcher::Dispatcher(ClusterExecutors& executors, Clock& clock, Duration timeout)
     : executors_(executors), batch_(std::make_shared<OperationReport::Batch>()) {
-  deadline_ = clock.runAfter(timeout, [weak = std::weak_ptr(batch_)] {
-    if (auto batch = weak.lock()) {
-      MutexLock lock(batch->mu);
-      batch->deadline_passed = true;
-      batch->cv.notify_all();
-    }
+  // The destructor cancels the deadline (waiting for it if it is firing) before batch_ goes.
+  deadline_ = clock.runAfter(timeout, [batch = batch_.get()] {
+    MutexLock lock(batch->mu);
+    batch->deadline_passed = true;
+    batch->cv.notify_all();
   });
 }
 

@@ -16,23 +16,13 @@ constexpr char kManagedSelector[] = "kubefed.io/managed=true";
 
 }  // namespace
 
-// Lets a retry timer that fires while (or after) the owner stops find out instead of using it.
-struct MemberInformers::Lifeline {
-  Mutex mu;
-  MemberInformers* owner KF_GUARDED_BY(mu) = nullptr;
-};
-
 MemberInformers::MemberInformers(MemberInformersOptions options, InformerManager& informers,
                                  ClusterRegistry& clusters, Clock& clock, ObjectCallback on_object)
     : options_(std::move(options)),
       informers_(informers),
       clusters_(clusters),
       clock_(clock),
-      on_object_(std::move(on_object)),
-      lifeline_(std::make_shared<Lifeline>()) {
-  MutexLock lock(lifeline_->mu);
-  lifeline_->owner = this;
-}
+      on_object_(std::move(on_object)) {}
 
 MemberInformers::~MemberInformers() { stop(); }
 
@@ -67,10 +57,6 @@ void MemberInformers::stop() {
     listener = listener_;
     work_cv_.notify_all();
   }
-  {
-    MutexLock lock(lifeline_->mu);
-    lifeline_->owner = nullptr;
-  }
   if (listener) {
     clusters_.unsubscribe(*listener);
   }
@@ -78,13 +64,17 @@ void MemberInformers::stop() {
     thread_.join();
   }
   std::map<std::string, InformerLease> leases;
+  TimerHandlePtr retry_timer;
   {
     MutexLock lock(mu_);
     leases = std::move(leases_);
     leases_.clear();
-    retry_timer_.reset();
+    retry_timer = std::move(retry_timer_);
   }
-  leases.clear();  // releases outside the lock: the last lease of an informer joins its threads
+  // Outside the lock: cancelling waits for a retry callback in progress, which posts (takes
+  // mu_); the last lease of an informer joins its threads.
+  retry_timer.reset();
+  leases.clear();
 }
 
 void MemberInformers::post(Work work) {
@@ -188,21 +178,13 @@ void MemberInformers::release(const std::string& cluster) {
 }
 
 void MemberInformers::scheduleRetry() {
+  TimerHandlePtr replaced;  // destroyed after the lock: see stop()
   MutexLock lock(mu_);
   if (stopping_) {
     return;
   }
-  retry_timer_ =
-      clock_.runAfter(options_.acquire_retry_delay, [lifeline = std::weak_ptr(lifeline_)] {
-        const auto alive = lifeline.lock();
-        if (!alive) {
-          return;
-        }
-        MutexLock alive_lock(alive->mu);
-        if (alive->owner != nullptr) {
-          alive->owner->post(Work{});
-        }
-      });
+  replaced = std::exchange(retry_timer_,
+                           clock_.runAfter(options_.acquire_retry_delay, [this] { post(Work{}); }));
 }
 
 bool MemberInformers::synced() const {

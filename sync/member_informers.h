@@ -64,7 +64,6 @@ class MemberInformers {
   struct Work {
     std::optional<ClusterEvent> event;
   };
-  struct Lifeline;
 
   void post(Work work) KF_EXCLUDES(mu_);
   void run() KF_EXCLUDES(mu_);
@@ -79,7 +78,6 @@ class MemberInformers {
   ClusterRegistry& clusters_;
   Clock& clock_;
   const ObjectCallback on_object_;
-  const std::shared_ptr<Lifeline> lifeline_;
 
   mutable Mutex mu_;
   std::condition_variable work_cv_;

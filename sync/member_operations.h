@@ -36,8 +36,8 @@ struct MemberObjectContext {
   std::string host_namespace_uid;
   bool skip_adopting = false;  // KubeFedConfig adoptResources: Disabled
   ClientLookup client;
-  EventRecorderPtr recorder;    // null: events are logged instead
-  Clock* clock = &realClock();  // times dispatch_operation_duration_seconds
+  EventRecorderPtr recorder;  // null: events are logged instead
+  Clock* clock = nullptr;     // times dispatch_operation_duration_seconds; required
 
   bool isHostNamespace(const Json& cluster_object) const;
 };

@@ -59,13 +59,6 @@ Result<SyncTypeInfo> typeInfo(core::FederatedTypeConfig ftc, const ControlPlaneC
   return info;
 }
 
-// Lets a cluster-delay timer that fires while (or after) the controller stops find out instead
-// of using it.
-struct ClusterDelayLifeline {
-  Mutex mu;
-  std::function<void()> enqueue_all KF_GUARDED_BY(mu);
-};
-
 }  // namespace
 
 core::ApiResource defaultFederatedNamespaceType() {
@@ -87,8 +80,7 @@ struct SyncController::Parts {
         executors(deps.dispatch.per_cluster_concurrency),
         versions(*deps.host, VersionManagerOptions{.namespaced = type.federated_type.namespaced(),
                                                    .target_namespace = deps.config.target_namespace,
-                                                   .target_kind = type.target_type.kind}),
-        lifeline(std::make_shared<ClusterDelayLifeline>()) {}
+                                                   .target_kind = type.target_type.kind}) {}
 
   ReconcileWorkerOptions workerOptions() const {
     return {.name = lowered(type.federated_type.kind),
@@ -134,25 +126,26 @@ struct SyncController::Parts {
 
   struct DelayTimer {
     TimerHandlePtr handle;
-    std::shared_ptr<std::atomic<bool>> pending = std::make_shared<std::atomic<bool>>(false);
+    bool pending = false;
   };
 
   void armClusterDelay(bool available) {
+    TimerHandlePtr fired;  // destroyed after the lock: see stop()
     MutexLock lock(timers_mu);
     DelayTimer& timer = available ? available_timer : unavailable_timer;
     const Duration delay =
         available ? deps.config.cluster_available_delay : deps.config.cluster_unavailable_delay;
-    if (stopping || timer.pending->exchange(true)) {
+    if (stopping || timer.pending) {
       return;  // the pending one fires sooner and enqueues everything anyway
     }
-    timer.handle =
-        deps.clock.runAfter(delay, [weak = std::weak_ptr(lifeline), pending = timer.pending] {
-          pending->store(false);
-          if (auto alive = weak.lock()) {
-            MutexLock alive_lock(alive->mu);
-            if (alive->enqueue_all) alive->enqueue_all();
-          }
-        });
+    timer.pending = true;
+    fired = std::exchange(timer.handle, deps.clock.runAfter(delay, [this, available] {
+      {
+        MutexLock timers_lock(timers_mu);
+        (available ? available_timer : unavailable_timer).pending = false;
+      }
+      enqueueAll();
+    }));
   }
 
   void stop() {
@@ -162,15 +155,16 @@ struct SyncController::Parts {
     if (listener) {
       deps.clusters.unsubscribe(*listener);
     }
-    {
-      MutexLock lock(lifeline->mu);
-      lifeline->enqueue_all = nullptr;
-    }
+    TimerHandlePtr available;
+    TimerHandlePtr unavailable;
     {
       MutexLock lock(timers_mu);
-      available_timer.handle.reset();
-      unavailable_timer.handle.reset();
+      available = std::move(available_timer.handle);
+      unavailable = std::move(unavailable_timer.handle);
     }
+    // Outside timers_mu, which a callback in progress takes; cancelling waits for it.
+    available.reset();
+    unavailable.reset();
     executors.stop();  // cancels queued member operations, waits for running ones
     worker.stop();     // joins the reconciles, which see `stopping` and write nothing more
     member_informers->stop();
@@ -187,7 +181,6 @@ struct SyncController::Parts {
   std::unique_ptr<MemberInformers> member_informers;
   std::unique_ptr<SyncContext> context;
   std::optional<ListenerId> listener;
-  std::shared_ptr<ClusterDelayLifeline> lifeline;
   Mutex timers_mu;
   DelayTimer available_timer KF_GUARDED_BY(timers_mu);
   DelayTimer unavailable_timer KF_GUARDED_BY(timers_mu);
@@ -245,10 +238,6 @@ Result<std::unique_ptr<SyncController>> SyncController::start(const core::Federa
                       .operation_timeout = p.deps.dispatch.operation_timeout,
                       .stopping = p.stopping});
 
-  {
-    MutexLock lock(p.lifeline->mu);
-    p.lifeline->enqueue_all = [&p] { p.enqueueAll(); };
-  }
   p.listener =
       p.deps.clusters.subscribe([&p](const ClusterEvent& event) { p.onClusterEvent(event); });
   p.member_informers->start();

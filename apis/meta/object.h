@@ -36,6 +36,7 @@ struct GroupVersionResource {
   bool namespaced = true;
 
   std::string apiVersion() const { return group.empty() ? version : group + "/" + version; }
+  // NOLINTNEXTLINE(modernize-use-nullptr): clang-tidy 14 misreads a defaulted <=>
   auto operator<=>(const GroupVersionResource&) const = default;
 };
 

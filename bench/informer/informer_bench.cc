@@ -105,7 +105,7 @@ int main(int argc, char** argv) {
   }
   config.value().qps = 1000;  // a benchmark of the informer, not of the client's limiter
   config.value().burst = 2000;
-  auto client = kf::RestClient::create(config.value());
+  auto client = kf::RestClient::create(config.value(), kf::realClock());
   if (!client) {
     std::fprintf(stderr, "%s\n", client.error().describe().c_str());
     return 2;

@@ -45,7 +45,7 @@ std::unique_ptr<kf::RestClient> clientFor(const std::string& kubeconfig, const s
   }
   config.value().qps = qps;
   config.value().burst = burst;
-  auto client = kf::RestClient::create(config.value());
+  auto client = kf::RestClient::create(config.value(), kf::realClock());
   if (!client) std::exit(2);
   return std::move(client).value();
 }

@@ -92,7 +92,7 @@ Result<std::string> kubefedNamespace(const Options& options) {
 // A Warning event on the KubeFedConfig, so that `kubectl describe kubefedconfig` tells why the
 // controller manager does not start; written before the process exits.
 void reportInvalidConfig(RestClient& host, const std::string& ns, const std::string& message) {
-  ApiEventRecorder recorder(host, "kubefed-controller-manager", "");
+  ApiEventRecorder recorder(host, "kubefed-controller-manager", "", realClock());
   recorder.event(ObjectReference{.api_version = "core.kubefed.io/v1beta1",
                                  .kind = "KubeFedConfig",
                                  .namespace_name = ns,
@@ -214,7 +214,7 @@ int runControllerManager(const std::vector<std::string>& args) {
     return fatal("cannot build the host cluster's client: " + host_config.error().message);
   auto ns = kubefedNamespace(options);
   if (!ns) return fatal(ns.error().message);
-  auto host_client = RestClient::create(host_config.value());
+  auto host_client = RestClient::create(host_config.value(), realClock());
   if (!host_client) return fatal(host_client.error().message);
   std::shared_ptr<RestClient> host = std::move(host_client).value();
 

@@ -47,7 +47,7 @@ Result<std::unique_ptr<RestClient>> cliClient(const Kubeconfig& kubeconfig,
   // A CLI makes a burst of discovery requests; kubectl's own limits are of this order.
   config.qps = 50;
   config.burst = 100;
-  return RestClient::create(config);
+  return RestClient::create(config, realClock());
 }
 
 void printHelp(const HelpText& help, const FlagSet& flags, std::ostream& out) {

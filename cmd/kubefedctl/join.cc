@@ -145,7 +145,8 @@ int runJoin(const std::vector<std::string>& args, Streams streams) {
     if (!client) return fail(client.error().message, streams);
     member = std::move(client.value());
   }
-  auto cluster = joinCluster(*host.value(), member.get(), request.value(), streams.out);
+  auto cluster =
+      joinCluster(*host.value(), member.get(), request.value(), streams.out, realClock());
   if (!cluster) return fail(cluster.error().message, streams);
   if (request.value().dry_run) printYaml(cluster.value(), streams.out);
   return 0;

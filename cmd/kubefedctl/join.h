@@ -43,7 +43,7 @@ struct JoinRequest {
 // the KubeFedCluster join would create: secretRef is --secret-name, caBundle only from the
 // kubeconfig.
 Result<Json> joinCluster(RestClient& host, RestClient* member, const JoinRequest& request,
-                         std::ostream& out, Clock& clock = realClock());
+                         std::ostream& out, Clock& clock);
 
 int runJoin(const std::vector<std::string>& args, Streams streams);
 

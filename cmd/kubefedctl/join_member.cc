@@ -2,6 +2,7 @@
 
 #include "cmd/kubefedctl/join_names.h"
 #include "federation/client/resource_client.h"
+#include "federation/runtime/interruptible_sleep.h"
 
 namespace kf::kubefedctl {
 namespace {
@@ -187,7 +188,7 @@ Result<ServiceAccountToken> MemberWriter::waitForToken(Clock& clock) {
               place_ + ": " + last_state +
               ". Its token controller (part of kube-controller-manager) must be running");
     }
-    sleepOn(clock, setup_.token_poll_interval);
+    sleepUnlessStopped(clock, std::stop_token{}, setup_.token_poll_interval);
   }
 }
 

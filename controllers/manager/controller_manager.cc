@@ -17,8 +17,8 @@ const GroupVersionResource kTypeConfigs{"core.kubefed.io", "v1beta1", "federated
 
 }  // namespace
 
-std::shared_ptr<RestClient> ownHostClient(const std::shared_ptr<RestClient>& shared) {
-  auto own = RestClient::create(shared->config());
+std::shared_ptr<RestClient> ownHostClient(const std::shared_ptr<RestClient>& shared, Clock& clock) {
+  auto own = RestClient::create(shared->config(), clock);
   if (!own) return shared;  // the config already made one client; it cannot fail the second time
   return std::move(own).value();
 }
@@ -30,7 +30,7 @@ struct ControllerManager::Parts {
         host(std::move(host_in)),
         clock(clock_in),
         // KubeFed's recorders name only the component, not the host.
-        events_client(ownHostClient(host)),
+        events_client(ownHostClient(host, clock)),
         recorders(*events_client, "", clock),
         registry(clock),
         host_informers(
@@ -55,8 +55,8 @@ struct ControllerManager::Parts {
   EventRecorders recorders;
   // As in KubeFed, where every controller builds its own clientset, each controller has its own
   // host client and so its own QPS/burst budget (--rest-config-qps/--rest-config-burst).
-  std::shared_ptr<RestClient> cluster_controller_client = ownHostClient(host);
-  std::shared_ptr<RestClient> ftc_controller_client = ownHostClient(host);
+  std::shared_ptr<RestClient> cluster_controller_client = ownHostClient(host, clock);
+  std::shared_ptr<RestClient> ftc_controller_client = ownHostClient(host, clock);
   ClusterRegistry registry;
   InformerManager host_informers;
   InformerManager member_informers;

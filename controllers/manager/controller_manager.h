@@ -14,7 +14,7 @@
 namespace kf {
 
 // A new host client with `shared`'s configuration and its own rate limiter.
-std::shared_ptr<RestClient> ownHostClient(const std::shared_ptr<RestClient>& shared);
+std::shared_ptr<RestClient> ownHostClient(const std::shared_ptr<RestClient>& shared, Clock& clock);
 
 class ControllerManager {
  public:

@@ -31,7 +31,7 @@ Result<std::unique_ptr<TypeController>> SyncTypeControllers::startSync(
     const core::FederatedTypeConfig& ftc) {
   sync::SyncControllerDeps deps{
       .config = deps_.config,
-      .host = ownHostClient(deps_.host),
+      .host = ownHostClient(deps_.host, deps_.clock),
       .clusters = deps_.registry,
       .host_informers = deps_.host_informers,
       .member_informers = deps_.member_informers,

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <fstream>
-#include <future>
 #include <sstream>
 
 #include "federation/client/status_error.h"
+#include "federation/runtime/interruptible_sleep.h"
 
 namespace kf {
 namespace {
@@ -56,13 +56,6 @@ std::string encodeQuery(const std::vector<std::pair<std::string, std::string>>& 
   return out;
 }
 
-void sleepOn(Clock& clock, Duration delay) {
-  if (delay <= Duration::zero()) return;
-  std::promise<void> elapsed;
-  auto timer = clock.runAfter(delay, [&elapsed] { elapsed.set_value(); });
-  elapsed.get_future().wait();
-}
-
 RestClient::RestClient(RestConfig config, TransportPtr transport, Clock& clock, RetryPolicy retry)
     : config_(std::move(config)),
       transport_(std::move(transport)),
@@ -104,15 +97,15 @@ HttpRequest RestClient::toHttp(const RestRequest& request) {
   return http;
 }
 
-void RestClient::waitBeforeRetry(int attempt, const ApiError& error) {
-  Duration delay = retry_.initial_backoff * (1LL << std::min(attempt, 20));
-  delay = std::min(delay, retry_.max_backoff);
+void RestClient::waitBeforeRetry(Backoff& backoff, const ApiError& error) {
+  Duration delay = backoff.next();
   if (error.retry_after) delay = *error.retry_after;  // the server knows best
-  sleepOn(clock_, delay);
+  sleepUnlessStopped(clock_, std::stop_token{}, delay);
 }
 
 Result<HttpResponse> RestClient::send(const RestRequest& request) {
   const HttpRequest http = toHttp(request);
+  Backoff backoff(retry_.initial_backoff, retry_.max_backoff);
   for (int attempt = 1;; ++attempt) {
     rate_limiter_.accept();
     auto response = transport_->roundTrip(http);
@@ -129,7 +122,7 @@ Result<HttpResponse> RestClient::send(const RestRequest& request) {
           retry_after ? std::optional<std::string_view>(*retry_after) : std::nullopt);
     }
     if (attempt >= retry_.max_attempts || !shouldRetry(request, error)) return error;
-    waitBeforeRetry(attempt - 1, error);
+    waitBeforeRetry(backoff, error);
   }
 }
 

@@ -11,6 +11,7 @@
 #include "federation/client/list_options.h"
 #include "federation/client/rest_config.h"
 #include "federation/client/transport.h"
+#include "federation/runtime/backoff.h"
 #include "federation/runtime/clock.h"
 #include "federation/runtime/thread_annotations.h"
 #include "federation/runtime/token_bucket.h"
@@ -40,8 +41,7 @@ class RestClient {
   RestClient(RestConfig config, TransportPtr transport, Clock& clock, RetryPolicy retry = {});
 
   // The client for `config` over the real network transport.
-  static Result<std::unique_ptr<RestClient>> create(const RestConfig& config,
-                                                    Clock& clock = realClock());
+  static Result<std::unique_ptr<RestClient>> create(const RestConfig& config, Clock& clock);
 
   // Success only for 2xx; the body is returned as received.
   Result<HttpResponse> send(const RestRequest& request);
@@ -55,7 +55,7 @@ class RestClient {
  private:
   HttpRequest toHttp(const RestRequest& request);
   std::string bearerToken();
-  void waitBeforeRetry(int attempt, const ApiError& error);
+  void waitBeforeRetry(Backoff& backoff, const ApiError& error);
 
   RestConfig config_;
   TransportPtr transport_;
@@ -69,8 +69,5 @@ class RestClient {
 
 // "a=b&c=d" with each key and value percent-encoded.
 std::string encodeQuery(const std::vector<std::pair<std::string, std::string>>& query);
-
-// Blocks the calling thread for `delay` as measured by `clock` (a FakeClock's advance()).
-void sleepOn(Clock& clock, Duration delay);
 
 }  // namespace kf

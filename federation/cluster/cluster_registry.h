@@ -50,7 +50,7 @@ using ListenerId = std::uint64_t;
 class ClusterRegistry {
  public:
   // `clock` times client lookups (cluster_client_connection_duration_seconds).
-  explicit ClusterRegistry(Clock& clock = realClock()) : clock_(clock) {}
+  explicit ClusterRegistry(Clock& clock) : clock_(clock) {}
 
   // Writers (the KubeFedCluster controller). `client` may be null when it could not be built.
   // An upsert notifies kAdded for a new name, kChanged when readiness, spec, labels,

@@ -16,13 +16,11 @@ Duration KeyBackoff::next(const std::string& key) {
   const SteadyTime now = clock_.now();
   MutexLock lock(mu_);
   forgetExpiredLocked(now);
-  auto [it, inserted] = entries_.try_emplace(key, Entry{initial_, now});
+  auto [it, inserted] = entries_.try_emplace(key, Entry{Backoff(initial_, max_), now});
   Entry& entry = it->second;
-  if (!inserted) {
-    entry.delay = expired(entry, now) ? initial_ : std::min(entry.delay * 2, max_);
-    entry.last_failure = now;
-  }
-  return entry.delay;
+  if (!inserted && expired(entry, now)) entry.backoff.reset();
+  entry.last_failure = now;
+  return entry.backoff.next();
 }
 
 void KeyBackoff::reset(const std::string& key) {

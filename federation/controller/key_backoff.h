@@ -8,6 +8,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "federation/runtime/backoff.h"
 #include "federation/runtime/clock.h"
 #include "federation/runtime/thread_annotations.h"
 
@@ -26,7 +27,7 @@ class KeyBackoff {
 
  private:
   struct Entry {
-    Duration delay;
+    Backoff backoff;
     SteadyTime last_failure;
   };
 

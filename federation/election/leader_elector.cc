@@ -111,7 +111,7 @@ bool LeaderElector::acquire(const std::stop_token& stop) {
       spdlog::info("successfully acquired lease {}", lease);
       return true;
     }
-    if (!sleepFor(stop, config_.retry_period)) break;
+    if (!sleepUnlessStopped(clock_, stop, config_.retry_period)) break;
   }
   return false;
 }
@@ -119,7 +119,7 @@ bool LeaderElector::acquire(const std::stop_token& stop) {
 ElectionResult LeaderElector::renewUntilLostOrStopped(const std::stop_token& stop) {
   const std::string lease = config_.lock->describe();
   SteadyTime last_renewal = clock_.now();
-  while (sleepFor(stop, config_.retry_period)) {
+  while (sleepUnlessStopped(clock_, stop, config_.retry_period)) {
     if (tryAcquireOrRenew()) {
       last_renewal = clock_.now();
       continue;
@@ -227,10 +227,6 @@ void LeaderElector::release() {
   }
   observe(written.value());
   spdlog::info("released lease {}", config_.lock->describe());
-}
-
-bool LeaderElector::sleepFor(const std::stop_token& stop, Duration delay) {
-  return sleepUnlessStopped(clock_, stop, delay);
 }
 
 }  // namespace kf

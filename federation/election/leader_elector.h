@@ -89,8 +89,6 @@ class LeaderElector {
   void observe(const VersionedLease& lease) KF_EXCLUDES(mu_);
   void release() KF_EXCLUDES(mu_);
   void reportNewLeader() KF_EXCLUDES(mu_);
-  // Sleeps `delay` on the injected clock; false when stopped first.
-  bool sleepFor(const std::stop_token& stop, Duration delay);
 
   const LeaderElectionConfig config_;
   Clock& clock_;

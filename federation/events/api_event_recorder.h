@@ -49,8 +49,8 @@ class ApiEventRecorder final : public EventRecorder {
  public:
   // `host` must outlive the recorder. `component` is source.component (e.g.
   // "kubefedcluster-controller"); `host_name` is source.host.
-  ApiEventRecorder(RestClient& host, std::string component, std::string host_name,
-                   Clock& clock = realClock(), EventRecorderOptions options = {});
+  ApiEventRecorder(RestClient& host, std::string component, std::string host_name, Clock& clock,
+                   EventRecorderOptions options = {});
   ~ApiEventRecorder() override;  // stop()
   ApiEventRecorder(const ApiEventRecorder&) = delete;
   ApiEventRecorder& operator=(const ApiEventRecorder&) = delete;

@@ -14,7 +14,7 @@ namespace kf {
 class EventRecorders {
  public:
   // `host` must outlive this object and every recorder it hands out.
-  EventRecorders(RestClient& host, std::string host_name, Clock& clock = realClock(),
+  EventRecorders(RestClient& host, std::string host_name, Clock& clock,
                  EventRecorderOptions options = {});
   ~EventRecorders();  // stopAll()
 

@@ -3,50 +3,14 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <condition_variable>
 #include <iterator>
-#include <memory>
 #include <utility>
+
+#include "federation/runtime/backoff.h"
+#include "federation/runtime/interruptible_sleep.h"
 
 namespace kf {
 namespace {
-
-// Exponential backoff between failed attempts; no jitter, so tests can predict every wait.
-class Backoff {
- public:
-  Backoff(Duration initial, Duration max) : initial_(initial), max_(max), current_(initial) {}
-  Duration next() {
-    const Duration delay = current_;
-    current_ = std::min(current_ * 2, max_);
-    return delay;
-  }
-  void reset() { current_ = initial_; }
-
- private:
-  Duration initial_;
-  Duration max_;
-  Duration current_;
-};
-
-// Shared with the clock's timer callback, which may run after the wait it serves has ended.
-struct Waker {
-  Mutex mu;
-  std::condition_variable cv;
-  bool fired KF_GUARDED_BY(mu) = false;
-
-  void fire() {
-    {
-      MutexLock lock(mu);
-      fired = true;
-    }
-    cv.notify_all();
-  }
-  // Taking the lock orders the poke after a waiter's check, so the waiter cannot miss it.
-  void poke() {
-    MutexLock lock(mu);
-    cv.notify_all();
-  }
-};
 
 // The Status of an ERROR event says the resourceVersion we watch from was compacted away.
 bool isGoneStatus(const Json& status) {
@@ -125,7 +89,7 @@ void Reflector::run(const std::stop_token& stop) {
           return;
         }
         spdlog::warn("reflector {}: list failed: {}", options_.name, listed.error().describe());
-        if (!sleepFor(stop, backoff.next())) {
+        if (!sleepUnlessStopped(clock_, stop, backoff.next())) {
           return;
         }
         continue;
@@ -158,7 +122,7 @@ void Reflector::run(const std::stop_token& stop) {
       case WatchEnd::kFailed:
         break;
     }
-    if (!sleepFor(stop, backoff.next())) {
+    if (!sleepUnlessStopped(clock_, stop, backoff.next())) {
       return;
     }
   }
@@ -295,17 +259,6 @@ ListOptions Reflector::watchOptions() {
                                                      std::max(min_seconds, max_seconds));
   options.timeout_seconds = spread(random_);
   return options;
-}
-
-bool Reflector::sleepFor(const std::stop_token& stop, Duration delay) {
-  auto waker = std::make_shared<Waker>();
-  std::stop_callback on_stop(stop, [waker] { waker->poke(); });
-  TimerHandlePtr timer = clock_.runAfter(delay, [waker] { waker->fire(); });
-  MutexLock lock(waker->mu);
-  while (!waker->fired && !stop.stop_requested()) {
-    waker->cv.wait(lock.native());
-  }
-  return !stop.stop_requested();
 }
 
 void Reflector::setResourceVersion(std::string resource_version) {

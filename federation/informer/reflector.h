@@ -96,8 +96,6 @@ class Reflector {
   // Applies one event; kGone/kFailed for an ERROR event, nullopt otherwise.
   std::optional<WatchEnd> applyEvent(WatchEvent event);
   ListOptions watchOptions() KF_EXCLUDES(mu_);
-  // Waits `delay` on the clock. False if stop was requested first.
-  bool sleepFor(const std::stop_token& stop, Duration delay);
   void setResourceVersion(std::string resource_version) KF_EXCLUDES(mu_);
 
   ListerWatcher& lister_watcher_;

@@ -142,20 +142,10 @@ SharedInformer::SharedInformer(ListerWatcherPtr lister_watcher, Clock& clock,
     : clock_(clock),
       options_(std::move(options)),
       lister_watcher_(std::move(lister_watcher)),
-      lifeline_(std::make_shared<Lifeline>()),
-      reflector_(*lister_watcher_, *this, clock, options_.reflector) {
-  MutexLock lock(lifeline_->mu);
-  lifeline_->owner = this;
-}
+      reflector_(*lister_watcher_, *this, clock, options_.reflector) {}
 
-SharedInformer::~SharedInformer() {
-  {
-    // Waits for a resync callback in progress; later ones find no owner.
-    MutexLock lock(lifeline_->mu);
-    lifeline_->owner = nullptr;
-  }
-  stop();
-}
+// stop() cancels the resync timers, waiting for a callback in progress.
+SharedInformer::~SharedInformer() { stop(); }
 
 Status SharedInformer::addIndexers(Indexers indexers) {
   {
@@ -190,6 +180,7 @@ HandlerId SharedInformer::addEventHandler(std::shared_ptr<EventHandler> handler,
 void SharedInformer::removeEventHandler(HandlerId id) {
   std::unique_ptr<Listener> listener;
   TimerHandlePtr timer;
+  TimerHandlePtr fired;
   {
     MutexLock lock(mu_);
     if (auto it = listeners_.find(id); it != listeners_.end()) {
@@ -200,11 +191,16 @@ void SharedInformer::removeEventHandler(HandlerId id) {
       timer = std::move(it->second);
       resync_timers_.erase(it);
     }
+    if (auto it = resync_fired_.find(id); it != resync_fired_.end()) {
+      fired = std::move(it->second);
+      resync_fired_.erase(it);
+    }
     resync_periods_.erase(id);
   }
-  // Both outside the lock: the handler may be calling into this informer right now, and the
-  // listener waits for it to return.
+  // All outside the lock: a resync in progress takes it, the handler may be calling into this
+  // informer right now, and the listener waits for it to return.
   timer.reset();
+  fired.reset();
   listener.reset();
 }
 
@@ -231,14 +227,18 @@ void SharedInformer::start() {
 void SharedInformer::stop() {
   std::map<HandlerId, std::unique_ptr<Listener>> listeners;
   std::map<HandlerId, TimerHandlePtr> timers;
+  std::map<HandlerId, TimerHandlePtr> fired;
   {
     MutexLock lock(mu_);
     stopped_ = true;
     timers.swap(resync_timers_);
+    fired.swap(resync_fired_);
     resync_periods_.clear();
   }
   synced_cv_.notify_all();
+  // Outside mu_: cancelling waits for a resync in progress, which takes it.
   timers.clear();
+  fired.clear();
   // The reflector calls back into this informer under mu_, so it is joined without it.
   reflector_.stop();
   {
@@ -321,12 +321,11 @@ void SharedInformer::deleted(ObjectPtr object) {
 }
 
 void SharedInformer::armResyncLocked(HandlerId id, Duration period) {
-  resync_timers_[id] = clock_.runAfter(period, [lifeline = lifeline_, id, period] {
-    MutexLock lock(lifeline->mu);
-    if (lifeline->owner != nullptr) {
-      lifeline->owner->resync(id, period);
-    }
-  });
+  // The replaced handle is the one whose callback runs this (resync()), or none: it moves to
+  // resync_fired_, so that stop() can wait for that callback. Everything else cancels outside mu_.
+  TimerHandlePtr& armed = resync_timers_[id];
+  resync_fired_[id] =
+      std::exchange(armed, clock_.runAfter(period, [this, id, period] { resync(id, period); }));
 }
 
 void SharedInformer::resync(HandlerId id, Duration period) {

@@ -108,13 +108,6 @@ class SharedInformer : private ReflectorSink {
 
  private:
   class Listener;
-  // Lets a resync timer that fires after the informer is gone (RealClock runs callbacks on its
-  // own thread and cancelling does not interrupt them) find that out instead of using freed
-  // memory.
-  struct Lifeline {
-    Mutex mu;
-    SharedInformer* owner KF_GUARDED_BY(mu) = nullptr;
-  };
 
   // ReflectorSink, called on the reflector thread.
   void replace(std::vector<ObjectPtr> objects, std::string resource_version) override
@@ -131,7 +124,6 @@ class SharedInformer : private ReflectorSink {
   Clock& clock_;
   const SharedInformerOptions options_;
   const ListerWatcherPtr lister_watcher_;
-  std::shared_ptr<Lifeline> lifeline_;
   Store store_;
 
   // Held across each store write and the notifications it causes, so every handler sees changes
@@ -141,6 +133,8 @@ class SharedInformer : private ReflectorSink {
   std::map<HandlerId, std::unique_ptr<Listener>> listeners_ KF_GUARDED_BY(mu_);
   std::map<HandlerId, Duration> resync_periods_ KF_GUARDED_BY(mu_);
   std::map<HandlerId, TimerHandlePtr> resync_timers_ KF_GUARDED_BY(mu_);
+  // The last resync timer that fired per handler: its callback may still be running.
+  std::map<HandlerId, TimerHandlePtr> resync_fired_ KF_GUARDED_BY(mu_);
   HandlerId next_id_ KF_GUARDED_BY(mu_) = 0;
   bool started_ KF_GUARDED_BY(mu_) = false;
   bool stopped_ KF_GUARDED_BY(mu_) = false;

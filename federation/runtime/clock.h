@@ -13,7 +13,10 @@ using SteadyTime = std::chrono::steady_clock::time_point;
 using Duration = std::chrono::nanoseconds;
 
 // Cancels its timer when destroyed or when cancel() is called; cancelling a timer that already
-// fired is a no-op. A callback already running is not interrupted.
+// fired is a no-op. When cancel() returns, the callback is not running and never will: one in
+// progress on another thread is waited for (a callback cancelling its own timer returns at once).
+// So a callback may use its owner freely, provided the owner cancels (or destroys) the handle
+// before it goes away -- and does not hold a lock the callback takes while doing so.
 class TimerHandle {
  public:
   virtual ~TimerHandle() = default;

@@ -1,14 +1,12 @@
 #include "federation/runtime/interruptible_sleep.h"
 
 #include <condition_variable>
-#include <memory>
 
 #include "federation/runtime/thread_annotations.h"
 
 namespace kf {
 namespace {
 
-// Shared with the timer and the stop callback, either of which may fire after the sleeper left.
 struct Waker {
   void wake() {
     MutexLock lock(mu);
@@ -23,11 +21,14 @@ struct Waker {
 }  // namespace
 
 bool sleepUnlessStopped(Clock& clock, const std::stop_token& stop, Duration delay) {
-  auto waker = std::make_shared<Waker>();
-  std::stop_callback on_stop(stop, [waker] { waker->wake(); });
-  TimerHandlePtr timer = clock.runAfter(delay, [waker] { waker->wake(); });
-  MutexLock lock(waker->mu);
-  while (!waker->woken) waker->cv.wait(lock.native());
+  if (delay <= Duration::zero()) return !stop.stop_requested();
+  // On the stack: destroying the stop callback and the timer handle waits for a wake() in
+  // progress on another thread.
+  Waker waker;
+  TimerHandlePtr timer = clock.runAfter(delay, [&waker] { waker.wake(); });
+  std::stop_callback on_stop(stop, [&waker] { waker.wake(); });
+  MutexLock lock(waker.mu);
+  while (!waker.woken) waker.cv.wait(lock.native());
   return !stop.stop_requested();
 }
 

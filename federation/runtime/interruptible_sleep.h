@@ -1,7 +1,8 @@
 #pragma once
-// Waiting for a period on the injected clock that a stop request cuts short: the loops of
-// controllers (health checks, lease renewal) wait this way so that stopping never waits out a
-// period.
+// The one way to wait: a period on the injected clock that a stop request cuts short. Lease
+// renewal, the reflector's backoff, the REST client's retries and its rate limit wait this way,
+// so stopping never waits out a period and tests move time with a FakeClock. Pass an empty
+// std::stop_token{} where nothing can stop the wait.
 
 #include <stop_token>
 

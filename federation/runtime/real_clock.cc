@@ -32,7 +32,9 @@ class RealClock final : public Clock {
     {
       MutexLock lock(mu_);
       id = ++next_id_;
-      timers_.emplace(Key{now() + delay, id}, std::move(fn));
+      const Key key{now() + delay, id};
+      timers_.emplace(key, std::move(fn));
+      deadline_of_.emplace(id, key.deadline);
     }
     cv_.notify_all();
     return std::make_unique<Handle>(*this, id);
@@ -60,11 +62,14 @@ class RealClock final : public Clock {
 
   void cancel(std::uint64_t id) {
     MutexLock lock(mu_);
-    for (auto it = timers_.begin(); it != timers_.end(); ++it) {
-      if (it->first.id == id) {
-        timers_.erase(it);
-        return;
-      }
+    if (auto it = deadline_of_.find(id); it != deadline_of_.end()) {
+      timers_.erase(Key{it->second, id});
+      deadline_of_.erase(it);
+    }
+    // A callback of this timer in progress finishes first, so its owner may go away after
+    // cancel() -- unless the callback is cancelling itself, which must not wait for itself.
+    while (running_ == id && std::this_thread::get_id() != thread_.get_id()) {
+      finished_cv_.wait(lock.native());
     }
   }
 
@@ -82,18 +87,26 @@ class RealClock final : public Clock {
         cv_.wait_until(lock.native(), deadline);
         continue;
       }
+      running_ = first->first.id;
       auto fn = std::move(first->second);
+      deadline_of_.erase(first->first.id);
       timers_.erase(first);
       lock.native().unlock();
       fn();
+      fn = nullptr;  // what the callback captured goes before cancel() returns
       lock.native().lock();
+      running_ = 0;
+      finished_cv_.notify_all();
     }
   }
 
   Mutex mu_;
   std::condition_variable cv_;
+  std::condition_variable finished_cv_;  // a callback returned
   std::map<Key, std::function<void()>> timers_ KF_GUARDED_BY(mu_);
+  std::map<std::uint64_t, SteadyTime> deadline_of_ KF_GUARDED_BY(mu_);
   std::uint64_t next_id_ KF_GUARDED_BY(mu_) = 0;
+  std::uint64_t running_ KF_GUARDED_BY(mu_) = 0;  // id of the callback being run, 0: none
   std::jthread thread_;  // last member: starts after, and is joined before, the state above
 };
 

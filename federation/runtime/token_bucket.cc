@@ -2,9 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <future>
 #include <limits>
 #include <memory>
+
+#include "federation/runtime/interruptible_sleep.h"
 
 namespace kf {
 namespace {
@@ -59,13 +60,8 @@ Duration TokenBucket::reserve() {
 }
 
 void TokenBucket::accept() {
-  const Duration wait = reserve();
-  if (wait <= Duration::zero()) return;
-  // A clock timer rather than a timed sleep, so a FakeClock's advance() releases the caller.
-  auto slot = std::make_shared<std::promise<void>>();
-  std::future<void> arrived = slot->get_future();
-  TimerHandlePtr timer = clock_.runAfter(wait, [slot] { slot->set_value(); });
-  arrived.wait();
+  // On the clock, so a FakeClock's advance() releases the caller; nothing stops this wait.
+  sleepUnlessStopped(clock_, std::stop_token{}, reserve());
 }
 
 }  // namespace kf

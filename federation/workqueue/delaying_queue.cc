@@ -2,17 +2,19 @@
 
 namespace kf {
 
-DelayingQueue::DelayingQueue(Clock& clock)
-    : clock_(clock), lifeline_(std::make_shared<Lifeline>()) {
-  MutexLock lock(lifeline_->mu);
-  lifeline_->owner = this;
-}
+DelayingQueue::DelayingQueue(Clock& clock) : clock_(clock) {}
 
 DelayingQueue::~DelayingQueue() {
-  // Waits for a callback already inside onTimer() to finish; later ones see no owner. The timer
-  // itself is cancelled when timer_ is destroyed.
-  MutexLock lock(lifeline_->mu);
-  lifeline_->owner = nullptr;
+  TimerHandlePtr timer;
+  TimerHandlePtr fired;
+  {
+    MutexLock lock(delay_mu_);
+    timer = std::move(timer_);
+    fired = std::move(fired_);
+  }
+  // Outside delay_mu_: cancelling waits for an onTimer() in progress, which takes it.
+  timer.reset();
+  fired.reset();
 }
 
 void DelayingQueue::addAfter(const std::string& key, Duration delay) {
@@ -20,6 +22,7 @@ void DelayingQueue::addAfter(const std::string& key, Duration delay) {
     add(key);
     return;
   }
+  TimerHandlePtr retired;  // destroyed after the lock is released, see armTimerLocked()
   MutexLock lock(delay_mu_);
   if (stopped_) return;
   const SteadyTime deadline = clock_.now() + delay;
@@ -30,7 +33,7 @@ void DelayingQueue::addAfter(const std::string& key, Duration delay) {
     it->second = deadline;
   }
   by_deadline_.insert({deadline, key});
-  armTimerLocked();
+  retired = armTimerLocked();
 }
 
 std::size_t DelayingQueue::numWaiting() const {
@@ -49,22 +52,33 @@ void DelayingQueue::shutDownWithDrain() {
 }
 
 void DelayingQueue::stopDelays() {
-  MutexLock lock(delay_mu_);
-  stopped_ = true;
-  deadline_of_.clear();
-  by_deadline_.clear();
-  timer_.reset();
+  TimerHandlePtr timer;
+  TimerHandlePtr fired;
+  {
+    MutexLock lock(delay_mu_);
+    stopped_ = true;
+    deadline_of_.clear();
+    by_deadline_.clear();
+    timer = std::move(timer_);
+    fired = std::move(fired_);
+  }
+  // Outside delay_mu_: cancelling waits for an onTimer() in progress, which takes it.
+  timer.reset();
+  fired.reset();
 }
 
 void DelayingQueue::onTimer() {
   std::vector<std::string> due;
+  TimerHandlePtr finished;
+  TimerHandlePtr retired;
   {
     MutexLock lock(delay_mu_);
     due = takeDueLocked(clock_.now());
-    // The timer that fired may not be timer_ (a racing addAfter can replace it), so re-arm from
-    // scratch for whatever is still waiting.
-    timer_.reset();
-    armTimerLocked();
+    // The handle of the timer running this stays in fired_ until the next one fires, so that
+    // the destructor can wait for this callback. (The timer that fired may not be timer_ -- a
+    // racing addAfter can replace it -- so re-arm from scratch for whatever is still waiting.)
+    finished = std::exchange(fired_, std::move(timer_));
+    retired = armTimerLocked();
   }
   // Outside delay_mu_: add() takes the queue's own lock and may wake a worker.
   for (const std::string& key : due) add(key);
@@ -80,18 +94,16 @@ std::vector<std::string> DelayingQueue::takeDueLocked(SteadyTime now) {
   return due;
 }
 
-void DelayingQueue::armTimerLocked() {
-  if (stopped_ || by_deadline_.empty()) {
-    timer_.reset();
-    return;
-  }
+TimerHandlePtr DelayingQueue::armTimerLocked() {
+  if (stopped_ || by_deadline_.empty()) return std::move(timer_);
   const SteadyTime earliest = by_deadline_.begin()->first;
-  if (timer_ && timer_deadline_ <= earliest) return;
+  if (timer_ && timer_deadline_ <= earliest) return nullptr;
   timer_deadline_ = earliest;
-  timer_ = clock_.runAfter(earliest - clock_.now(), [lifeline = lifeline_] {
-    MutexLock lock(lifeline->mu);
-    if (lifeline->owner != nullptr) lifeline->owner->onTimer();
-  });
+  TimerHandlePtr replaced = std::move(timer_);
+  // The queue outlives the timer: its destructor and stopDelays() cancel it, which waits for a
+  // callback in progress.
+  timer_ = clock_.runAfter(earliest - clock_.now(), [this] { onTimer(); });
+  return replaced;
 }
 
 }  // namespace kf

@@ -33,28 +33,25 @@ class DelayingQueue : public Queue {
   void shutDownWithDrain() override KF_EXCLUDES(delay_mu_);
 
  private:
-  // Lets a timer callback that outlives the queue (RealClock runs it on another thread, and
-  // cancelling does not interrupt it) find out the queue is gone instead of touching freed memory.
-  struct Lifeline {
-    Mutex mu;
-    DelayingQueue* owner KF_GUARDED_BY(mu) = nullptr;
-  };
   using Deadline = std::pair<SteadyTime, std::string>;
 
   void stopDelays() KF_EXCLUDES(delay_mu_);
   void onTimer() KF_EXCLUDES(delay_mu_);
   // Removes and returns the keys whose deadline is not after `now`.
   std::vector<std::string> takeDueLocked(SteadyTime now) KF_REQUIRES(delay_mu_);
-  // Makes sure a timer is armed no later than the earliest deadline.
-  void armTimerLocked() KF_REQUIRES(delay_mu_);
+  // Makes sure a timer is armed no later than the earliest deadline. Returns the handle it
+  // replaced, for the caller to destroy once delay_mu_ is released: cancelling it waits for its
+  // callback, which may be waiting for delay_mu_.
+  [[nodiscard]] TimerHandlePtr armTimerLocked() KF_REQUIRES(delay_mu_);
 
   Clock& clock_;
-  std::shared_ptr<Lifeline> lifeline_;
 
   mutable Mutex delay_mu_;
   std::unordered_map<std::string, SteadyTime> deadline_of_ KF_GUARDED_BY(delay_mu_);
   std::set<Deadline> by_deadline_ KF_GUARDED_BY(delay_mu_);
   TimerHandlePtr timer_ KF_GUARDED_BY(delay_mu_);
+  // The last timer that fired: its onTimer() may still be running.
+  TimerHandlePtr fired_ KF_GUARDED_BY(delay_mu_);
   SteadyTime timer_deadline_ KF_GUARDED_BY(delay_mu_);
   bool stopped_ KF_GUARDED_BY(delay_mu_) = false;
 };

@@ -46,7 +46,7 @@ TEST_F(EventsTest, RecordsEventsOnAConfigMapAndAggregatesRepeats) {
   const ObjectReference subject = referenceTo(created.value());
 
   // 2. Two identical warnings and one normal event, written before stop() returns.
-  ApiEventRecorder recorder(*host_, kComponent, "integration-host");
+  ApiEventRecorder recorder(*host_, kComponent, "integration-host", realClock());
   recorder.event(subject, EventType::kWarning, "ClusterNotReady", "Cluster not ready");
   recorder.event(subject, EventType::kWarning, "ClusterNotReady", "Cluster not ready");
   recorder.event(subject, EventType::kNormal, "CreateInCluster", "Creating ConfigMap");
@@ -87,7 +87,7 @@ TEST_F(EventsTest, ClusterScopedObjectEventsLandInDefault) {
   auto object = namespaces.get(namespace_.name());
   ASSERT_TRUE(object) << object.error().describe();
 
-  ApiEventRecorder recorder(*host_, kComponent, "integration-host");
+  ApiEventRecorder recorder(*host_, kComponent, "integration-host", realClock());
   recorder.event(referenceTo(object.value()), EventType::kNormal, "Observed", "namespace seen");
   recorder.stop();
 

@@ -50,7 +50,7 @@ class FtcControllerTest : public ::testing::Test {
     informer_ = std::make_unique<SharedInformer>(
         makeListerWatcher(*host_, kFederatedTypeConfigResource, ns(), "", ""), realClock());
     events_ = std::make_unique<ApiEventRecorder>(*host_, "federatedtypeconfig-controller",
-                                                 "ftc-controller-test");
+                                                 "ftc-controller-test", realClock());
     controller_ = std::make_unique<FtcController>(FtcControllerOptions{.kubefed_namespace = ns()},
                                                   FtcControllerDeps{.host = *host_,
                                                                     .factory = factory_,

@@ -128,7 +128,7 @@ class JoinTest : public ::testing::Test {
     config.server = spec["apiEndpoint"];
     config.tls.ca_pem = base64Decode(spec.value("caBundle", "")).value_or("");
     config.bearer_token = base64Decode(secret.value()["data"].value("token", "")).value_or("");
-    auto made = RestClient::create(config);
+    auto made = RestClient::create(config, realClock());
     EXPECT_TRUE(made) << made.error().describe();
     return made ? std::move(made).value() : nullptr;
   }

@@ -49,7 +49,8 @@ class KubeFedClusterIntegrationTest : public ::testing::Test {
     namespace_ = std::make_unique<TestNamespace>(*host_, "kubefed-clusters");
     ca_bundle_ = base64Encode(readFile(LocalClusters::get().env("KF_CA_FILE")));
     ASSERT_FALSE(ca_bundle_.empty());
-    recorder_ = std::make_unique<ApiEventRecorder>(*host_, "kubefedcluster-controller", "test");
+    recorder_ = std::make_unique<ApiEventRecorder>(*host_, "kubefedcluster-controller", "test",
+                                                   realClock());
   }
 
   void TearDown() override {
@@ -147,7 +148,7 @@ class KubeFedClusterIntegrationTest : public ::testing::Test {
   std::unique_ptr<TestNamespace> namespace_;
   std::string ca_bundle_;
   std::unique_ptr<ApiEventRecorder> recorder_;
-  ClusterRegistry registry_;
+  ClusterRegistry registry_{realClock()};
   std::unique_ptr<KubeFedClusterController> controller_;
   std::vector<std::string> clusters_;
   std::vector<std::string> secrets_;

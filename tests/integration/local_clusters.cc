@@ -102,7 +102,7 @@ std::unique_ptr<RestClient> LocalClusters::client(const std::string& context, do
   RestConfig rest = config(context);
   rest.qps = qps;
   rest.burst = burst;
-  auto client = RestClient::create(rest);
+  auto client = RestClient::create(rest, realClock());
   EXPECT_TRUE(client) << (client ? "" : client.error().describe());
   return client ? std::move(client).value() : nullptr;
 }

@@ -110,7 +110,7 @@ int servedPort(const ChildProcess& process, const std::string& what) {
 std::string httpGet(int port, const std::string& path) {
   RestConfig config;
   config.server = "http://127.0.0.1:" + std::to_string(port);
-  auto client = RestClient::create(config);
+  auto client = RestClient::create(config, realClock());
   if (!client) return client.error().describe();
   auto response = client.value()->send({.path = path});
   return response ? response.value().body : response.error().describe();

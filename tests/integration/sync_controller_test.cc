@@ -273,7 +273,7 @@ class SyncControllerTest : public ::testing::Test {
                             .member_informers = *member_informers_,
                             .recorder = [this](const std::string& component) -> EventRecorderPtr {
                               auto recorder = std::make_shared<ApiEventRecorder>(
-                                  *shared_host_, component, "sync-controller-test");
+                                  *shared_host_, component, "sync-controller-test", realClock());
                               recorders_.push_back(recorder);
                               return recorder;
                             },

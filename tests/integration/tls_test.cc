@@ -12,7 +12,7 @@ namespace kf::integration {
 namespace {
 
 Result<ObjectList> listNamespaces(const RestConfig& config) {
-  KF_TRY(client, RestClient::create(config));
+  KF_TRY(client, RestClient::create(config, realClock()));
   return ResourceClient(*client, {"", "v1", "namespaces", false}).list({});
 }
 

@@ -1,9 +1,12 @@
 #pragma once
 // A Clock for unit tests: time moves only when the test calls advance(), which runs every timer
-// that became due, in deadline order, before it returns. No test needs to sleep.
+// that became due, in deadline order, on the calling thread, before it returns. No test needs to
+// sleep. Cancelling waits for a callback running on another thread, as the real clock does.
 
+#include <condition_variable>
 #include <map>
 #include <memory>
+#include <thread>
 #include <utility>
 
 #include "federation/runtime/clock.h"
@@ -47,9 +50,16 @@ class FakeClock final : public Clock {
         }
         now_ = std::max(now_, first->first.deadline);
         fn = std::move(first->second);
+        running_ = Running{first->first.id, std::this_thread::get_id()};
         timers_.erase(first);
       }
       fn();
+      fn = nullptr;
+      {
+        MutexLock lock(mu_);
+        running_ = Running{};
+      }
+      finished_.notify_all();
     }
   }
 
@@ -81,13 +91,23 @@ class FakeClock final : public Clock {
   void cancel(std::uint64_t id) {
     MutexLock lock(mu_);
     std::erase_if(timers_, [id](const auto& entry) { return entry.first.id == id; });
+    while (running_.id == id && running_.thread != std::this_thread::get_id()) {
+      finished_.wait(lock.native());
+    }
   }
+
+  struct Running {
+    std::uint64_t id = 0;  // 0: no callback running
+    std::thread::id thread;
+  };
 
   mutable Mutex mu_;
   SteadyTime now_ KF_GUARDED_BY(mu_){std::chrono::hours(1)};
   std::chrono::system_clock::time_point wall_origin_{std::chrono::seconds(1'700'000'000)};
   std::map<Key, std::function<void()>> timers_ KF_GUARDED_BY(mu_);
   std::uint64_t next_id_ KF_GUARDED_BY(mu_) = 0;
+  Running running_ KF_GUARDED_BY(mu_);
+  std::condition_variable finished_;
 };
 
 }  // namespace kf::test

@@ -4,8 +4,11 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <future>
 #include <memory>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 #include "tests/support/fake_clock.h"
@@ -96,6 +99,71 @@ TEST(RealClockTest, CancelledTimerDoesNotFire) {
   // Timers fire in deadline order, so once the later one has fired the cancelled one would have.
   ASSERT_EQ(later.wait_for(seconds(10)), std::future_status::ready);
   EXPECT_FALSE(*cancelled_fired);
+}
+
+// Verifies cancel() from another thread returns only after a callback in progress has finished,
+// which is what lets owners capture `this` in timer callbacks.
+void expectCancelWaitsForCallbackInProgress(Clock& clock, const std::function<void()>& fire) {
+  std::promise<void> entered;
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  std::atomic<bool> finished{false};
+  TimerHandlePtr timer = clock.runAfter(milliseconds(1), [&] {
+    entered.set_value();
+    released.wait();
+    finished = true;
+  });
+  std::thread firing(fire);
+  entered.get_future().wait();
+  std::promise<void> cancelling;
+  bool finished_when_cancel_returned = false;
+  std::thread canceller([&] {
+    cancelling.set_value();
+    timer->cancel();
+    finished_when_cancel_returned = finished;
+  });
+  cancelling.get_future().wait();
+  release.set_value();
+  canceller.join();
+  firing.join();
+  EXPECT_TRUE(finished_when_cancel_returned);
+}
+
+TEST(RealClockTest, CancelWaitsForACallbackInProgress) {
+  expectCancelWaitsForCallbackInProgress(realClock(), [] {});
+}
+
+TEST(FakeClockTest, CancelWaitsForACallbackInProgressOnAnotherThread) {
+  test::FakeClock clock;
+  expectCancelWaitsForCallbackInProgress(clock, [&clock] { clock.advance(seconds(1)); });
+}
+
+// Verifies a callback may cancel (or drop) its own timer without waiting for itself.
+TEST(RealClockTest, CallbackCancellingItsOwnTimerReturns) {
+  std::promise<void> done;
+  TimerHandlePtr timer;
+  std::mutex mu;
+  std::unique_lock lock(mu);
+  timer = realClock().runAfter(milliseconds(1), [&] {
+    std::lock_guard guard(mu);  // waits until `timer` is assigned
+    timer->cancel();
+    done.set_value();
+  });
+  lock.unlock();
+  EXPECT_EQ(done.get_future().wait_for(seconds(10)), std::future_status::ready);
+}
+
+TEST(FakeClockTest, CallbackDroppingItsOwnTimerReturns) {
+  test::FakeClock clock;
+  TimerHandlePtr timer;
+  bool ran = false;
+  timer = clock.runAfter(seconds(1), [&] {
+    timer.reset();
+    ran = true;
+  });
+  clock.advance(seconds(1));
+  EXPECT_TRUE(ran);
+  EXPECT_EQ(timer, nullptr);
 }
 
 }  // namespace
