@@ -146,18 +146,17 @@ ReconcileResult deleteFromClusters(SyncContext& context, const Json& federated_o
   }
   const DispatchOutcome outcome = dispatcher.wait();
   if (context.stopping) {
-    return ReconcileResult::kError;  // cancelled: try again after a restart
+    return makeError(Reason::kCancelled, "the controller is stopping");
   }
   const std::vector<std::string> failed = failedClusters(outcome);
   if (!cached.unready.empty() || !cached.errors.empty() || outcome.timed_out || !failed.empty()) {
-    spdlog::warn(
-        "Deleting {} {} from member clusters is incomplete: unready [{}], errors [{}], "
-        "failed [{}]{}",
-        context.type.target_type.kind, names.target.key(), joined(cached.unready),
-        joined(cached.errors), joined(failed), outcome.timed_out ? ", timed out" : "");
-    return ReconcileResult::kError;
+    return makeError(Reason::kUnknown,
+                     "deleting " + context.type.target_type.kind + " " + names.target.key() +
+                         " from member clusters is incomplete: unready [" + joined(cached.unready) +
+                         "], errors [" + joined(cached.errors) + "], failed [" + joined(failed) +
+                         "]" + (outcome.timed_out ? ", timed out" : ""));
   }
-  return remaining > 0 ? ReconcileResult::kNeedsRecheck : ReconcileResult::kOk;
+  return remaining > 0 ? ReconcileStatus::kNeedsRecheck : ReconcileStatus::kOk;
 }
 
 // Step 4: asks every cluster directly (caches may lag) that the object is gone or unlabeled.
@@ -211,47 +210,36 @@ ReconcileResult releaseOrphans(SyncContext& context, const QualifiedName& target
       unlabelAll(context, memberObjectContext(context, nullptr, target, {}),
                  cachedMemberObjects(context, target));
   if (!problems.empty()) {
-    spdlog::warn("Releasing member objects {} {} is incomplete: {}", context.type.target_type.kind,
-                 target.key(), problems);
-    return ReconcileResult::kError;
+    return makeError(Reason::kUnknown, "releasing member objects " + context.type.target_type.kind +
+                                           " " + target.key() + " is incomplete: " + problems);
   }
-  return ReconcileResult::kOk;
+  return ReconcileStatus::kOk;
 }
 
 ReconcileResult ensureDeletion(SyncContext& context, const Json& federated_object,
                                const ResolvedEventKey& names) {
   context.versions.forget(names.federated);
   if (!hasFinalizer(federated_object, kSyncControllerFinalizer)) {
-    return ReconcileResult::kOk;
+    return ReconcileStatus::kOk;
   }
-  const std::string key = objectKey(federated_object);
   if (isOrphaningEnabled(federated_object)) {
     // The finalizer goes first: the orphan path finishes unlabeling if this pass cannot.
-    if (Status removed = removeSyncFinalizer(context, federated_object); !removed) {
-      spdlog::error("Failed to remove the finalizer of {}: {}", key, removed.error().describe());
-      return ReconcileResult::kError;
-    }
+    KF_TRYV(removeSyncFinalizer(context, federated_object));
     return releaseOrphans(context, names.target);
   }
-  Result<std::optional<DeleteOptions>> options = deleteOptionsOf(federated_object);
-  if (!options) {
-    spdlog::error("Cannot delete the member objects of {}: {}", key, options.error().describe());
-    return ReconcileResult::kError;
-  }
-  const ReconcileResult deleted = deleteFromClusters(context, federated_object, names,
-                                                     options.value().value_or(DeleteOptions{}));
-  if (deleted != ReconcileResult::kOk) {
+  KF_TRY(options, deleteOptionsOf(federated_object));
+  ReconcileResult deleted =
+      deleteFromClusters(context, federated_object, names, options.value_or(DeleteOptions{}));
+  if (!deleted || deleted.value() != ReconcileStatus::kOk) {
     return deleted;
   }
   if (const std::string problems = verifyRemoved(context, names.target); !problems.empty()) {
-    spdlog::info("Waiting for the member objects of {} to be removed: {}", key, problems);
-    return ReconcileResult::kError;
+    return makeError(Reason::kUnknown, "waiting for the member objects of " +
+                                           objectKey(federated_object) +
+                                           " to be removed: " + problems);
   }
-  if (Status removed = removeSyncFinalizer(context, federated_object); !removed) {
-    spdlog::error("Failed to remove the finalizer of {}: {}", key, removed.error().describe());
-    return ReconcileResult::kError;
-  }
-  return ReconcileResult::kOk;
+  KF_TRYV(removeSyncFinalizer(context, federated_object));
+  return ReconcileStatus::kOk;
 }
 
 }  // namespace kf::sync

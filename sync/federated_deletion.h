@@ -11,7 +11,7 @@
 
 #include <string_view>
 
-#include "federation/controller/reconcile_worker.h"
+#include "federation/controller/reconciler.h"
 #include "sync/event_key.h"
 #include "sync/sync_context.h"
 

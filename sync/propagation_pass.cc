@@ -190,12 +190,17 @@ ReconcileResult writeStatus(const SyncContext& context, const Json& federated_ob
   Result<FederatedStatusUpdate> written =
       writeFederatedStatus(federated_objects, federated_object, outcome, context.clock);
   if (!written) {
-    spdlog::error("Failed to update the status of {} {}: {}", context.type.federated_type.kind,
-                  objectKey(federated_object), written.error().describe());
-    return ReconcileResult::kError;
+    ApiError error = written.error();
+    error.message = "updating the status: " + error.message;
+    return error;
   }
   // Success overall while a cluster failed in a way worth retrying: back off and try again.
-  return written.value().retry_recoverable ? ReconcileResult::kError : ReconcileResult::kOk;
+  if (written.value().retry_recoverable) {
+    return makeError(Reason::kUnknown,
+                     "propagation failed in some member cluster (see the "
+                     "federated object's status.clusters); retrying");
+  }
+  return ReconcileStatus::kOk;
 }
 
 }  // namespace
@@ -242,7 +247,7 @@ ReconcileResult propagate(SyncContext& context, const Json& federated_object,
       dispatcher);
   DispatchOutcome dispatched = dispatcher.wait();
   if (context.stopping) {
-    return ReconcileResult::kOk;  // operations were cancelled: their statuses mean nothing
+    return ReconcileStatus::kOk;  // operations were cancelled: their statuses mean nothing
   }
   if (dispatched.timed_out) {
     warn(context, federated_object, "OperationTimeoutError",

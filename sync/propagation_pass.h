@@ -4,7 +4,7 @@
 // the operations in parallel within the shared deadline, record the versions written and
 // write the federated status.
 
-#include "federation/controller/reconcile_worker.h"
+#include "federation/controller/reconciler.h"
 #include "sync/event_key.h"
 #include "sync/sync_context.h"
 

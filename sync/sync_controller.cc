@@ -7,7 +7,7 @@
 #include <optional>
 #include <utility>
 
-#include "federation/controller/reconcile_worker.h"
+#include "federation/controller/controller.h"
 #include "federation/runtime/thread_annotations.h"
 #include "sync/cluster_executors.h"
 #include "sync/host_informers.h"
@@ -75,14 +75,16 @@ struct SyncController::Parts {
   Parts(SyncTypeInfo info, SyncControllerDeps controller_deps)
       : type(std::move(info)),
         deps(std::move(controller_deps)),
-        worker(
-            workerOptions(), [this](const std::string& key) { return reconcile(key); }, deps.clock),
+        worker(workerOptions(), std::make_unique<ReconcilerFunc>([this](const std::string& key) {
+                 return reconcile(key);
+               }),
+               deps.clock),
         executors(deps.dispatch.per_cluster_concurrency),
         versions(*deps.host, VersionManagerOptions{.namespaced = type.federated_type.namespaced(),
                                                    .target_namespace = deps.config.target_namespace,
                                                    .target_kind = type.target_type.kind}) {}
 
-  ReconcileWorkerOptions workerOptions() const {
+  ControllerOptions workerOptions() const {
     return {.name = lowered(type.federated_type.kind),
             .concurrency = deps.config.sync_max_concurrent_reconciles,
             .retry_delay = deps.retry_delay,
@@ -174,7 +176,7 @@ struct SyncController::Parts {
   const SyncTypeInfo type;
   SyncControllerDeps deps;
   std::atomic<bool> stopping{false};
-  ReconcileWorker worker;
+  Controller worker;
   ClusterExecutors executors;
   VersionManager versions;
   std::unique_ptr<HostInformers> host_informers;
@@ -241,7 +243,7 @@ Result<std::unique_ptr<SyncController>> SyncController::start(const core::Federa
   p.listener =
       p.deps.clusters.subscribe([&p](const ClusterEvent& event) { p.onClusterEvent(event); });
   p.member_informers->start();
-  p.worker.start();
+  KF_TRYV(p.worker.start());
   spdlog::info("Starting sync controller for {}", type.federated_type.kind);
   return std::unique_ptr<SyncController>(new SyncController(std::move(parts)));
 }

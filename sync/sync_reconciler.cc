@@ -32,7 +32,7 @@ bool ignoredFederatedNamespace(const SyncContext& context, const Json& federated
 ReconcileResult reconcileFederated(SyncContext& context, const Json& federated_object,
                                    const ResolvedEventKey& names) {
   if (ignoredFederatedNamespace(context, federated_object, names)) {
-    return ReconcileResult::kOk;
+    return ReconcileStatus::kOk;
   }
   if (hasDeletionTimestamp(federated_object)) {
     return ensureDeletion(context, federated_object, names);
@@ -40,12 +40,11 @@ ReconcileResult reconcileFederated(SyncContext& context, const Json& federated_o
   Result<Json> finalized = ensureFinalizer(context, federated_object);
   if (!finalized) {
     const std::string message = "Failed to ensure finalizer: " + finalized.error().describe();
-    spdlog::error("{} {}", objectKey(federated_object), message);
     if (context.recorder) {
       context.recorder->event(referenceTo(federated_object), EventType::kWarning,
                               "EnsureFinalizerError", message);
     }
-    return ReconcileResult::kError;
+    return makeError(finalized.error().reason, message);
   }
   ObjectPtr federated_namespace;
   if (context.type.targetNamespaced()) {
@@ -59,19 +58,20 @@ ReconcileResult reconcileFederated(SyncContext& context, const Json& federated_o
 ReconcileResult reconcileKey(SyncContext& context, const std::string& key,
                              const std::function<bool()>& synced) {
   if (!synced()) {
-    return ReconcileResult::kNotSynced;
+    return ReconcileStatus::kNotSynced;
   }
   const std::optional<ResolvedEventKey> names =
       resolveEventKey(key, context.type.target_is_namespace, context.type.kubefed_namespace);
   if (!names) {
-    return ReconcileResult::kOk;
+    return ReconcileStatus::kOk;
   }
   const ObjectPtr federated = context.host_informers.federatedObject(names->federated.key());
   if (!federated) {
-    return names->possible_orphan ? releaseOrphans(context, names->target) : ReconcileResult::kOk;
+    return names->possible_orphan ? releaseOrphans(context, names->target)
+                                  : ReconcileResult(ReconcileStatus::kOk);
   }
   const SteadyTime start = context.clock.now();
-  const ReconcileResult result = reconcileFederated(context, *federated, *names);
+  ReconcileResult result = reconcileFederated(context, *federated, *names);
   const Duration elapsed = context.clock.now() - start;
   metrics::observeFederatedReconcile(elapsed);
   if (elapsed > std::chrono::seconds(10)) {

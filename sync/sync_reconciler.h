@@ -6,7 +6,7 @@
 #include <functional>
 #include <string>
 
-#include "federation/controller/reconcile_worker.h"
+#include "federation/controller/reconciler.h"
 #include "sync/sync_context.h"
 
 namespace kf::sync {

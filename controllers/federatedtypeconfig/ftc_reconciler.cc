@@ -32,7 +32,7 @@ FtcReconciler::FtcReconciler(FtcReconcilerOptions options, FtcReconcilerDeps dep
 
 ReconcileResult FtcReconciler::reconcile(const std::string& key) {
   const auto [ns, name] = QualifiedName::fromKey(key);
-  if (ns != options_.kubefed_namespace) return ReconcileResult::kOk;
+  if (ns != options_.kubefed_namespace) return ReconcileStatus::kOk;
   const ObjectPtr cached = deps_.cache.get(key);
   Subject subject{name, name, cached ? *cached : Json()};
   auto observed = observe(name, cached);
@@ -41,7 +41,7 @@ ReconcileResult FtcReconciler::reconcile(const std::string& key) {
     spdlog::error("Reading FederatedTypeConfig failed ftc={} error={}", key,
                   observed.error().describe());
     event(subject, EventType::kWarning, kReasonInvalid, observed.error().message);
-    return ReconcileResult::kOk;
+    return ReconcileStatus::kOk;
   }
   if (observed.value().ftc) subject.label = observed.value().ftc->spec.federated_type.kind;
   const FtcPlan plan = planFtcReconcile(observed.value(), options_.decision);
@@ -82,24 +82,20 @@ ReconcileResult FtcReconciler::carryOut(const FtcPlan& plan, const FtcObservatio
   }
   if (plan.sync == ControllerChange::kStop) stopController(TypeControllerKind::kSync, subject);
   if (plan.status == ControllerChange::kStop) stopController(TypeControllerKind::kStatus, subject);
-  if (plan.finalizer != FinalizerChange::kNone && !updateFinalizer(plan.finalizer, subject)) {
-    return ReconcileResult::kError;
+  if (plan.finalizer != FinalizerChange::kNone) {
+    KF_TRYV(updateFinalizer(plan.finalizer, subject));
   }
   if (plan.enqueue_namespaced_ftcs) enqueueNamespacedFtcs(subject.name);
-  if (!applyStartOrRestart(plan.sync, TypeControllerKind::kSync, observed, subject) ||
-      !applyStartOrRestart(plan.status, TypeControllerKind::kStatus, observed, subject)) {
-    return ReconcileResult::kError;
-  }
+  KF_TRYV(applyStartOrRestart(plan.sync, TypeControllerKind::kSync, observed, subject));
+  KF_TRYV(applyStartOrRestart(plan.status, TypeControllerKind::kStatus, observed, subject));
   if (!plan.retry_error.empty()) {
-    spdlog::error("Reconciling FederatedTypeConfig failed ftc={} error={}", subject.name,
-                  plan.retry_error);
     event(subject, EventType::kWarning, kReasonStartFailed, plan.retry_error);
-    return ReconcileResult::kError;
+    return makeError(Reason::kNotFound, plan.retry_error);
   }
-  if (plan.status_update && !writeStatus(*plan.status_update, subject)) {
-    return ReconcileResult::kError;
+  if (plan.status_update) {
+    KF_TRYV(writeStatus(*plan.status_update, subject));
   }
-  return ReconcileResult::kOk;
+  return ReconcileStatus::kOk;
 }
 
 void FtcReconciler::stopController(TypeControllerKind kind, const Subject& subject) {
@@ -110,9 +106,11 @@ void FtcReconciler::stopController(TypeControllerKind kind, const Subject& subje
         "Stopped " + kind_name + " controller for " + inQuotes(subject.label));
 }
 
-bool FtcReconciler::applyStartOrRestart(ControllerChange change, TypeControllerKind kind,
-                                        const FtcObservation& observed, const Subject& subject) {
-  if (change != ControllerChange::kStart && change != ControllerChange::kRestart) return true;
+Status FtcReconciler::applyStartOrRestart(ControllerChange change, TypeControllerKind kind,
+                                          const FtcObservation& observed, const Subject& subject) {
+  if (change != ControllerChange::kStart && change != ControllerChange::kRestart) {
+    return boost::outcome_v2::success();
+  }
   const std::string kind_name = typeControllerKindName(kind);
   if (change == ControllerChange::kRestart) {
     spdlog::info("Refreshing {} controller ftc={}", kind_name, subject.name);
@@ -124,57 +122,56 @@ bool FtcReconciler::applyStartOrRestart(ControllerChange change, TypeControllerK
   if (!started) {
     const std::string message = "Failed to start " + kind_name + " controller for " +
                                 inQuotes(subject.label) + ": " + started.error().message;
-    spdlog::error("{} ftc={}", message, subject.name);
     event(subject, EventType::kWarning, kReasonStartFailed, message);
-    return false;
+    return makeError(started.error().reason, message);
   }
   deps_.running.add(subject.name, kind, std::move(started).value(),
                     observed.ftc->header.generation());
   event(subject, EventType::kNormal, kReasonStarted,
         "Started " + kind_name + " controller for " + inQuotes(subject.label));
-  return true;
+  return boost::outcome_v2::success();
 }
 
-bool FtcReconciler::updateFinalizer(FinalizerChange change, Subject& subject) {
+Status FtcReconciler::updateFinalizer(FinalizerChange change, Subject& subject) {
   const FinalizerUpdate update = change == FinalizerChange::kAdd
                                      ? addFinalizers(subject.latest, {kFtcFinalizer})
                                      : removeFinalizers(subject.latest, {kFtcFinalizer});
-  if (!update.changed) return true;
+  if (!update.changed) return boost::outcome_v2::success();
   const char* verb = change == FinalizerChange::kAdd ? "Adding" : "Removing";
   spdlog::info("{} finalizer ftc={} finalizer={}", verb, subject.name, kFtcFinalizer);
   auto patched = deps_.writer.patchFinalizers(subject.name, update.finalizers,
                                               objectResourceVersion(subject.latest));
   if (!patched) {
-    const ApiError& error = patched.error();
-    spdlog::error("{} finalizer failed ftc={} error={}", verb, subject.name, error.describe());
+    ApiError error = patched.error();
     // A conflict only means the cache was behind; the retry reads the newer object.
     if (!isConflict(error)) {
       event(subject, EventType::kWarning, kReasonFinalizerFailed,
             std::string(verb) + " finalizer " + kFtcFinalizer + " failed: " + error.message);
     }
-    return false;
+    error.message = std::string(verb) + " finalizer: " + error.message;
+    return error;
   }
   subject.latest = std::move(patched).value();
-  return true;
+  return boost::outcome_v2::success();
 }
 
-bool FtcReconciler::writeStatus(const core::FederatedTypeConfigStatus& status, Subject& subject) {
+Status FtcReconciler::writeStatus(const core::FederatedTypeConfigStatus& status, Subject& subject) {
   Json object = subject.latest;
   object["status"] = status.toJson();
   spdlog::info("Updating status ftc={} propagation={} status={}", subject.name,
                status.propagation_controller, status.status_controller.value_or(""));
   auto written = deps_.writer.updateStatus(object);
   if (!written) {
-    const ApiError& error = written.error();
-    spdlog::error("Updating status failed ftc={} error={}", subject.name, error.describe());
+    ApiError error = written.error();
     if (!isConflict(error)) {
       event(subject, EventType::kWarning, kReasonStatusFailed,
             "Updating status failed: " + error.message);
     }
-    return false;
+    error.message = "updating status: " + error.message;
+    return error;
   }
   subject.latest = std::move(written).value();
-  return true;
+  return boost::outcome_v2::success();
 }
 
 void FtcReconciler::enqueueNamespacedFtcs(const std::string& except_name) {

@@ -20,7 +20,7 @@
 #include "controllers/federatedtypeconfig/ftc_writer.h"
 #include "controllers/federatedtypeconfig/running_controllers.h"
 #include "controllers/federatedtypeconfig/type_controllers.h"
-#include "federation/controller/reconcile_worker.h"
+#include "federation/controller/reconciler.h"
 #include "federation/events/event_recorder.h"
 #include "federation/informer/store.h"
 
@@ -40,12 +40,12 @@ struct FtcReconcilerDeps {
   std::function<void(const std::string& key)> enqueue;  // queues another FTC key
 };
 
-class FtcReconciler {
+class FtcReconciler final : public Reconciler {
  public:
   FtcReconciler(FtcReconcilerOptions options, FtcReconcilerDeps deps);
 
   // `key` is "namespace/name"; keys of other namespaces are ignored.
-  ReconcileResult reconcile(const std::string& key);
+  ReconcileResult reconcile(const std::string& key) override;
 
  private:
   // What the pass is about: the FTC as last read or written, for writes and events.
@@ -60,11 +60,11 @@ class FtcReconciler {
   ReconcileResult carryOut(const FtcPlan& plan, const FtcObservation& observed, Subject& subject);
 
   void stopController(TypeControllerKind kind, const Subject& subject);
-  // Starts or restarts the controller if the plan says so; false when that failed.
-  bool applyStartOrRestart(ControllerChange change, TypeControllerKind kind,
-                           const FtcObservation& observed, const Subject& subject);
-  bool updateFinalizer(FinalizerChange change, Subject& subject);
-  bool writeStatus(const core::FederatedTypeConfigStatus& status, Subject& subject);
+  // Starts or restarts the controller if the plan says so.
+  Status applyStartOrRestart(ControllerChange change, TypeControllerKind kind,
+                             const FtcObservation& observed, const Subject& subject);
+  Status updateFinalizer(FinalizerChange change, Subject& subject);
+  Status writeStatus(const core::FederatedTypeConfigStatus& status, Subject& subject);
   void enqueueNamespacedFtcs(const std::string& except_name);
 
   void event(const Subject& subject, EventType type, const std::string& reason,

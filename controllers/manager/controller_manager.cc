@@ -120,8 +120,7 @@ Status ControllerManager::start() {
                         .clock = p.clock,
                         .ftc_informer = p.ftc_informer.informer()});
   spdlog::info("Starting FederatedTypeConfig controller");
-  p.ftc_controller->start();
-  return boost::outcome_v2::success();
+  return p.ftc_controller->start();
 }
 
 void ControllerManager::stop() {

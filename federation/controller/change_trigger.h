@@ -1,22 +1,28 @@
 #pragma once
 // The event-handler rule every KubeFed controller follows (spec §2.2): an add or a delete always
-// triggers; an update triggers only when the new object differs from the old one, so resyncs and
-// repeated notifications cost no reconcile. A delete seen only on re-list triggers with the last
-// known state; a delete with no known state is ignored.
+// triggers; an update triggers only when the new object differs from the old one (or when a
+// controller's own filter says so), so resyncs and repeated notifications cost no reconcile. A
+// delete seen only on re-list triggers with the last known state; a delete with no known state is
+// ignored.
 
 #include <functional>
 #include <memory>
 
-#include "federation/controller/reconcile_worker.h"
 #include "federation/informer/shared_informer.h"
 
 namespace kf {
+
+// Whether an update of a watched object triggers (adds and deletes always do).
+using UpdateFilter = std::function<bool(const Json& old_object, const Json& new_object)>;
+// KubeFed's rule: only when the object changed, so resyncs and repeats cost no reconcile.
+bool objectChanged(const Json& old_object, const Json& new_object);
 
 class ChangeTrigger final : public EventHandler {
  public:
   using Trigger = std::function<void(const Json& object)>;
 
-  explicit ChangeTrigger(Trigger trigger) : trigger_(std::move(trigger)) {}
+  explicit ChangeTrigger(Trigger trigger, UpdateFilter update_filter = objectChanged)
+      : trigger_(std::move(trigger)), update_filter_(std::move(update_filter)) {}
 
   void onAdd(const ObjectPtr& object, bool is_initial_list) override;
   void onUpdate(const ObjectPtr& old_object, const ObjectPtr& new_object) override;
@@ -24,10 +30,7 @@ class ChangeTrigger final : public EventHandler {
 
  private:
   Trigger trigger_;
+  UpdateFilter update_filter_;
 };
-
-// A ChangeTrigger that queues objectKey(object) ("namespace/name" or "name") in `worker`, which
-// must outlive the handler's registration.
-std::shared_ptr<EventHandler> enqueueOnChange(ReconcileWorker& worker);
 
 }  // namespace kf

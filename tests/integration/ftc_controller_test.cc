@@ -57,7 +57,7 @@ class FtcControllerTest : public ::testing::Test {
                                                                     .events = *events_,
                                                                     .clock = realClock(),
                                                                     .ftc_informer = *informer_});
-    controller_->start();
+    ASSERT_TRUE(controller_->start());
   }
 
   void TearDown() override {

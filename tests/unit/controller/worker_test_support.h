@@ -1,5 +1,5 @@
 #pragma once
-// Helpers for reconcile-worker tests: a clock that reports when a timer is armed, and a log of
+// Helpers for controller tests: a clock that reports when a timer is armed, and a log of
 // reconciles the test can wait on. Waits end on the event they wait for; the deadline only
 // turns a hang into a failure.
 
@@ -11,13 +11,19 @@
 #include <string>
 #include <vector>
 
-#include "federation/controller/reconcile_worker.h"
+#include "federation/controller/reconciler.h"
 #include "federation/runtime/thread_annotations.h"
 #include "tests/support/fake_clock.h"
 
 namespace kf::test {
 
 inline constexpr std::chrono::seconds kWaitLimit{10};
+
+// Each of KubeFed's four results.
+inline const ReconcileResult kOk{ReconcileStatus::kOk};
+inline const ReconcileResult kNeedsRecheck{ReconcileStatus::kNeedsRecheck};
+inline const ReconcileResult kNotSynced{ReconcileStatus::kNotSynced};
+inline const ReconcileResult kError{makeError(Reason::kInternalError, "scripted failure")};
 
 // A FakeClock that counts runAfter() calls, so a test can wait until a worker has armed the
 // timer of a delayed key before it advances time.
@@ -65,7 +71,7 @@ class ReconcileLog {
     MutexLock lock(mu_);
     scripts_[key] = std::move(results);
   }
-  ReconcileFunc func() {
+  std::function<ReconcileResult(const std::string&)> func() {
     return [this](const std::string& key) { return record(key); };
   }
 

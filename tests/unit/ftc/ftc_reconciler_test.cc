@@ -22,6 +22,11 @@ namespace {
 using test::kFtcNamespace;
 using Kind = TypeControllerKind;
 
+bool succeeded(const ReconcileResult& result) {
+  return result && result.value() == ReconcileStatus::kOk;
+}
+bool failed(const ReconcileResult& result) { return !result; }
+
 // Applies writes to its own copy of each FTC and bumps resourceVersion like a server; any write
 // can be made to fail once.
 class FakeFtcWriter final : public FtcWriter {
@@ -125,7 +130,7 @@ TEST_F(FtcReconcilerTest, NewFtcGetsFinalizerStartedControllerAndRunningStatus) 
   cache(test::namespacesFtc());
   cache(test::configMapsFtc(), /*with_finalizer=*/false);
 
-  EXPECT_EQ(reconcile("configmaps"), ReconcileResult::kOk);
+  EXPECT_TRUE(succeeded(reconcile("configmaps")));
 
   ASSERT_EQ(writer_.patches.size(), 1U);
   EXPECT_EQ(writer_.patches[0].finalizers, std::vector<std::string>{kFtcFinalizer});
@@ -142,7 +147,7 @@ TEST_F(FtcReconcilerTest, NewFtcGetsFinalizerStartedControllerAndRunningStatus) 
 
   // A second pass once the cache caught up changes nothing and writes nothing.
   refreshCache("configmaps");
-  EXPECT_EQ(reconcile("configmaps"), ReconcileResult::kOk);
+  EXPECT_TRUE(succeeded(reconcile("configmaps")));
   EXPECT_EQ(writer_.patches.size(), 1U);
   EXPECT_EQ(writer_.status_writes.size(), 1U);
   EXPECT_EQ(factory_.starts("configmaps", Kind::kSync), 1);
@@ -154,7 +159,7 @@ TEST_F(FtcReconcilerTest, FailingStartIsWarningAndRetry) {
   cache(test::configMapsFtc());
   factory_.failStarts("configmaps", Kind::kSync, makeError(Reason::kNotFound, "no such CRD"));
 
-  EXPECT_EQ(reconcile("configmaps"), ReconcileResult::kError);
+  EXPECT_TRUE(failed(reconcile("configmaps")));
 
   EXPECT_FALSE(running_.isRunning("configmaps", Kind::kSync));
   EXPECT_TRUE(writer_.status_writes.empty());
@@ -163,7 +168,7 @@ TEST_F(FtcReconcilerTest, FailingStartIsWarningAndRetry) {
             "Failed to start sync controller for \"FederatedConfigMap\": no such CRD");
 
   factory_.clearFailures();
-  EXPECT_EQ(reconcile("configmaps"), ReconcileResult::kOk);
+  EXPECT_TRUE(succeeded(reconcile("configmaps")));
   EXPECT_TRUE(running_.isRunning("configmaps", Kind::kSync));
 }
 
@@ -172,7 +177,7 @@ TEST_F(FtcReconcilerTest, FailingStartIsWarningAndRetry) {
 TEST_F(FtcReconcilerTest, NamespacedTypeWaitsForNamespacesFtc) {
   cache(test::configMapsFtc(), /*with_finalizer=*/false);
 
-  EXPECT_EQ(reconcile("configmaps"), ReconcileResult::kError);
+  EXPECT_TRUE(failed(reconcile("configmaps")));
   EXPECT_EQ(writer_.patches.size(), 1U);
   EXPECT_EQ(factory_.starts("configmaps", Kind::kSync), 0);
   EXPECT_TRUE(writer_.status_writes.empty());
@@ -182,11 +187,11 @@ TEST_F(FtcReconcilerTest, NamespacedTypeWaitsForNamespacesFtc) {
             "FederatedTypeConfig for namespaces");
 
   cache(test::namespacesFtc(), /*with_finalizer=*/false);
-  EXPECT_EQ(reconcile("namespaces"), ReconcileResult::kOk);
+  EXPECT_TRUE(succeeded(reconcile("namespaces")));
   EXPECT_EQ(enqueued_, std::vector<std::string>{std::string(kFtcNamespace) + "/configmaps"});
 
   refreshCache("configmaps");
-  EXPECT_EQ(reconcile("configmaps"), ReconcileResult::kOk);
+  EXPECT_TRUE(succeeded(reconcile("configmaps")));
   EXPECT_TRUE(running_.isRunning("configmaps", Kind::kSync));
 }
 
@@ -197,7 +202,7 @@ TEST_F(FtcReconcilerTest, NamespacesFtcQueuesOnlyNamespacedTypes) {
   cache(test::clusterRolesFtc());
   cache(test::namespacesFtc(), /*with_finalizer=*/false);
 
-  EXPECT_EQ(reconcile("namespaces"), ReconcileResult::kOk);
+  EXPECT_TRUE(succeeded(reconcile("namespaces")));
   std::sort(enqueued_.begin(), enqueued_.end());
   EXPECT_EQ(enqueued_, (std::vector<std::string>{std::string(kFtcNamespace) + "/configmaps",
                                                  std::string(kFtcNamespace) + "/services"}));
@@ -205,7 +210,7 @@ TEST_F(FtcReconcilerTest, NamespacesFtcQueuesOnlyNamespacedTypes) {
   // Once the finalizer is there, passes over the namespaces FTC queue nothing more.
   enqueued_.clear();
   refreshCache("namespaces");
-  EXPECT_EQ(reconcile("namespaces"), ReconcileResult::kOk);
+  EXPECT_TRUE(succeeded(reconcile("namespaces")));
   EXPECT_TRUE(enqueued_.empty());
 }
 
@@ -213,11 +218,11 @@ TEST_F(FtcReconcilerTest, NamespacesFtcQueuesOnlyNamespacedTypes) {
 TEST_F(FtcReconcilerTest, DeletionStopsControllersThenRemovesFinalizer) {
   cache(test::namespacesFtc());
   cache(test::servicesFtc("Enabled", true));
-  ASSERT_EQ(reconcile("services"), ReconcileResult::kOk);
+  ASSERT_TRUE(succeeded(reconcile("services")));
   ASSERT_EQ(factory_.live(), 2);
 
   markDeleting("services");
-  EXPECT_EQ(reconcile("services"), ReconcileResult::kOk);
+  EXPECT_TRUE(succeeded(reconcile("services")));
 
   EXPECT_EQ(factory_.live(), 0);
   EXPECT_EQ(factory_.stops("services", Kind::kSync), 1);
@@ -235,16 +240,16 @@ TEST_F(FtcReconcilerTest, DeletionStopsControllersThenRemovesFinalizer) {
 TEST_F(FtcReconcilerTest, DeletingNamespacesFtcStopsNamespacedTypes) {
   cache(test::namespacesFtc());
   cache(test::configMapsFtc());
-  ASSERT_EQ(reconcile("namespaces"), ReconcileResult::kOk);
-  ASSERT_EQ(reconcile("configmaps"), ReconcileResult::kOk);
+  ASSERT_TRUE(succeeded(reconcile("namespaces")));
+  ASSERT_TRUE(succeeded(reconcile("configmaps")));
   refreshCache("configmaps");
 
   markDeleting("namespaces");
-  EXPECT_EQ(reconcile("namespaces"), ReconcileResult::kOk);
+  EXPECT_TRUE(succeeded(reconcile("namespaces")));
   EXPECT_EQ(enqueued_, std::vector<std::string>{std::string(kFtcNamespace) + "/configmaps"});
   EXPECT_FALSE(running_.isRunning("namespaces", Kind::kSync));
 
-  EXPECT_EQ(reconcile("configmaps"), ReconcileResult::kOk);
+  EXPECT_TRUE(succeeded(reconcile("configmaps")));
   EXPECT_FALSE(running_.isRunning("configmaps", Kind::kSync));
   EXPECT_EQ(lastStatus(), kNotRunningStatus);
 }
@@ -253,7 +258,7 @@ TEST_F(FtcReconcilerTest, DeletingNamespacesFtcStopsNamespacedTypes) {
 TEST_F(FtcReconcilerTest, GenerationChangeRestartsSyncControllerWithNewSpec) {
   cache(test::namespacesFtc());
   cache(test::configMapsFtc());
-  ASSERT_EQ(reconcile("configmaps"), ReconcileResult::kOk);
+  ASSERT_TRUE(succeeded(reconcile("configmaps")));
   refreshCache("configmaps");
 
   Json changed = writer_.stored.at("configmaps");
@@ -262,7 +267,7 @@ TEST_F(FtcReconcilerTest, GenerationChangeRestartsSyncControllerWithNewSpec) {
   writer_.stored["configmaps"] = changed;
   store_.add(makeObject(changed));
 
-  EXPECT_EQ(reconcile("configmaps"), ReconcileResult::kOk);
+  EXPECT_TRUE(succeeded(reconcile("configmaps")));
   EXPECT_EQ(factory_.starts("configmaps", Kind::kSync), 2);
   EXPECT_EQ(factory_.stops("configmaps", Kind::kSync), 1);
   EXPECT_EQ(factory_.live("configmaps", Kind::kSync), 1);
@@ -274,7 +279,7 @@ TEST_F(FtcReconcilerTest, GenerationChangeRestartsSyncControllerWithNewSpec) {
 TEST_F(FtcReconcilerTest, DisablingPropagationStopsController) {
   cache(test::namespacesFtc());
   cache(test::configMapsFtc());
-  ASSERT_EQ(reconcile("configmaps"), ReconcileResult::kOk);
+  ASSERT_TRUE(succeeded(reconcile("configmaps")));
   refreshCache("configmaps");
 
   Json disabled = writer_.stored.at("configmaps");
@@ -282,7 +287,7 @@ TEST_F(FtcReconcilerTest, DisablingPropagationStopsController) {
   writer_.stored["configmaps"] = disabled;
   store_.add(makeObject(disabled));
 
-  EXPECT_EQ(reconcile("configmaps"), ReconcileResult::kOk);
+  EXPECT_TRUE(succeeded(reconcile("configmaps")));
   EXPECT_EQ(factory_.live(), 0);
   EXPECT_EQ(lastStatus(), kNotRunningStatus);
   EXPECT_EQ(events_.events().back().message, "Stopped sync controller for \"FederatedConfigMap\"");
@@ -293,12 +298,12 @@ TEST_F(FtcReconcilerTest, FinalizerConflictRetriesWithoutWarning) {
   cache(test::namespacesFtc());
   cache(test::configMapsFtc(), /*with_finalizer=*/false);
   writer_.fail_next_patch = makeError(Reason::kConflict, "the object has been modified");
-  EXPECT_EQ(reconcile("configmaps"), ReconcileResult::kError);
+  EXPECT_TRUE(failed(reconcile("configmaps")));
   EXPECT_TRUE(events_.events().empty());
   EXPECT_EQ(factory_.starts("configmaps", Kind::kSync), 0);
 
   writer_.fail_next_patch = makeError(Reason::kForbidden, "forbidden");
-  EXPECT_EQ(reconcile("configmaps"), ReconcileResult::kError);
+  EXPECT_TRUE(failed(reconcile("configmaps")));
   EXPECT_EQ(reasons(EventType::kWarning), std::vector<std::string>{"FinalizerUpdateFailed"});
 }
 
@@ -307,11 +312,11 @@ TEST_F(FtcReconcilerTest, StatusWriteFailureRetriesAndKeepsController) {
   cache(test::namespacesFtc());
   cache(test::configMapsFtc());
   writer_.fail_next_status = makeError(Reason::kInternalError, "etcd down");
-  EXPECT_EQ(reconcile("configmaps"), ReconcileResult::kError);
+  EXPECT_TRUE(failed(reconcile("configmaps")));
   EXPECT_TRUE(running_.isRunning("configmaps", Kind::kSync));
   EXPECT_EQ(reasons(EventType::kWarning), std::vector<std::string>{"StatusUpdateFailed"});
 
-  EXPECT_EQ(reconcile("configmaps"), ReconcileResult::kOk);
+  EXPECT_TRUE(succeeded(reconcile("configmaps")));
   EXPECT_EQ(factory_.starts("configmaps", Kind::kSync), 1);
   EXPECT_EQ(lastStatus(), kRunningStatus);
 }
@@ -320,10 +325,10 @@ TEST_F(FtcReconcilerTest, StatusWriteFailureRetriesAndKeepsController) {
 TEST_F(FtcReconcilerTest, VanishedFtcStopsItsControllers) {
   cache(test::namespacesFtc());
   cache(test::configMapsFtc());
-  ASSERT_EQ(reconcile("configmaps"), ReconcileResult::kOk);
+  ASSERT_TRUE(succeeded(reconcile("configmaps")));
   store_.remove(std::string(kFtcNamespace) + "/configmaps");
 
-  EXPECT_EQ(reconcile("configmaps"), ReconcileResult::kOk);
+  EXPECT_TRUE(succeeded(reconcile("configmaps")));
   EXPECT_EQ(factory_.live(), 0);
   EXPECT_EQ(events_.events().back().object.name, "configmaps");
   EXPECT_EQ(events_.events().back().object.kind, "FederatedTypeConfig");
@@ -344,7 +349,7 @@ TEST_F(FtcReconcilerTest, ScopedPlaneSkipsClusterScopedTypes) {
   cache(test::clusterRolesFtc(), /*with_finalizer=*/false);
   const std::string name = test::clusterRolesFtc().name();
 
-  EXPECT_EQ(scoped.reconcile(std::string(kFtcNamespace) + "/" + name), ReconcileResult::kOk);
+  EXPECT_TRUE(succeeded(scoped.reconcile(std::string(kFtcNamespace) + "/" + name)));
   EXPECT_EQ(factory_.live(), 0);
   EXPECT_TRUE(writer_.patches.empty());
   EXPECT_EQ(lastStatus(), kNotRunningStatus);
@@ -356,7 +361,7 @@ TEST_F(FtcReconcilerTest, KeysOfOtherNamespacesAreIgnored) {
   object["metadata"]["namespace"] = "elsewhere";
   object["metadata"]["resourceVersion"] = "1";
   store_.add(makeObject(object));
-  EXPECT_EQ(reconciler_.reconcile("elsewhere/configmaps"), ReconcileResult::kOk);
+  EXPECT_TRUE(succeeded(reconciler_.reconcile("elsewhere/configmaps")));
   EXPECT_TRUE(writer_.patches.empty());
   EXPECT_EQ(factory_.live(), 0);
 }
@@ -367,7 +372,7 @@ TEST_F(FtcReconcilerTest, MalformedFtcIsWarnedAboutAndNotRetried) {
   object["spec"]["targetType"] = "not an object";
   object["metadata"]["resourceVersion"] = "1";
   store_.add(makeObject(object));
-  EXPECT_EQ(reconcile("configmaps"), ReconcileResult::kOk);
+  EXPECT_TRUE(succeeded(reconcile("configmaps")));
   EXPECT_EQ(reasons(EventType::kWarning), std::vector<std::string>{"InvalidFederatedTypeConfig"});
   EXPECT_TRUE(writer_.patches.empty());
 }

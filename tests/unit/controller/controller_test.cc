@@ -1,4 +1,4 @@
-#include "federation/controller/reconcile_worker.h"
+#include "federation/controller/controller.h"
 
 #include <gtest/gtest.h>
 
@@ -9,8 +9,10 @@
 #include <string>
 #include <thread>
 
+#include "federation/controller/builder.h"
 #include "federation/metrics/kubefed_metrics.h"
 #include "tests/unit/controller/worker_test_support.h"
+#include "tests/unit/informer/fake_lister_watcher.h"
 
 namespace kf {
 namespace {
@@ -20,12 +22,17 @@ using std::chrono::seconds;
 using test::ReconcileLog;
 using test::TimerWatchingClock;
 
-constexpr auto kOk = ReconcileResult::kOk;
-constexpr auto kError = ReconcileResult::kError;
-constexpr auto kNeedsRecheck = ReconcileResult::kNeedsRecheck;
-constexpr auto kNotSynced = ReconcileResult::kNotSynced;
+using test::kError;
+using test::kNeedsRecheck;
+using test::kNotSynced;
+using test::kOk;
+using ReconcileFunc = std::function<ReconcileResult(const std::string&)>;
 
-ReconcileWorkerOptions testOptions(const std::string& name) {
+ReconcilerPtr reconcilerOf(ReconcileFunc fn) {
+  return std::make_unique<ReconcilerFunc>(std::move(fn));
+}
+
+ControllerOptions testOptions(const std::string& name) {
   return {.name = name,
           .concurrency = 1,
           .retry_delay = seconds(10),
@@ -36,7 +43,7 @@ ReconcileWorkerOptions testOptions(const std::string& name) {
 
 // One worker thread, so keys are reconciled in queue order and a sentinel key queued now is
 // reconciled only after every key that was ready before it.
-class ReconcileWorkerTest : public ::testing::Test {
+class ControllerTest : public ::testing::Test {
  protected:
   void TearDown() override { worker_.stop(); }
 
@@ -56,31 +63,29 @@ class ReconcileWorkerTest : public ::testing::Test {
 
   TimerWatchingClock clock_;
   ReconcileLog log_{clock_, kOk};
-  ReconcileWorker worker_{testOptions("reconcile-worker-test"), log_.func(), clock_};
+  Controller worker_{testOptions("reconcile-worker-test"), reconcilerOf(log_.func()), clock_};
   int sentinels_ = 0;
 };
 
 // Verifies §6 worker_test: enqueues of a queued key collapse into one reconcile, and enqueues
 // during its reconcile into exactly one more.
-TEST(ReconcileWorkerDedupTest, TenQueuedAndFiveDuringReconcileGiveTwoReconciles) {
+TEST(ControllerDedupTest, TenQueuedAndFiveDuringReconcileGiveTwoReconciles) {
   TimerWatchingClock clock;
   ReconcileLog log(clock, kOk);
-  ReconcileWorker* self = nullptr;
+  Controller* self = nullptr;
   ReconcileFunc base = log.func();
-  ReconcileWorker worker(
-      testOptions("worker-dedup-test"),
-      [&](const std::string& key) {
-        const bool first = key == "a" && log.count("a") == 0;
-        const ReconcileResult result = base(key);
-        if (first) {
-          for (int i = 0; i < 5; ++i) self->enqueue("a");
-        }
-        return result;
-      },
-      clock);
+  Controller worker(testOptions("worker-dedup-test"), reconcilerOf([&](const std::string& key) {
+                      const bool first = key == "a" && log.count("a") == 0;
+                      const ReconcileResult result = base(key);
+                      if (first) {
+                        for (int i = 0; i < 5; ++i) self->enqueue("a");
+                      }
+                      return result;
+                    }),
+                    clock);
   self = &worker;
   for (int i = 0; i < 10; ++i) worker.enqueue("a");
-  worker.start();
+  ASSERT_TRUE(worker.start());
 
   ASSERT_TRUE(log.waitForCount("a", 2));
   // A third reconcile would have been queued before this key.
@@ -91,18 +96,18 @@ TEST(ReconcileWorkerDedupTest, TenQueuedAndFiveDuringReconcileGiveTwoReconciles)
 }
 
 // Verifies that keys queued before start() wait for it and are then reconciled.
-TEST_F(ReconcileWorkerTest, KeysQueuedBeforeStartAreReconciledAfterIt) {
+TEST_F(ControllerTest, KeysQueuedBeforeStartAreReconciledAfterIt) {
   worker_.enqueue("a");
   worker_.enqueue("b");
   EXPECT_EQ(log_.count("a"), 0U);
-  worker_.start();
+  ASSERT_TRUE(worker_.start());
   drain();
   EXPECT_EQ(orderWithoutSentinels(), (std::vector<std::string>{"a", "b"}));
 }
 
 // Verifies the delaying deliverer: nothing early, and delivery-time order.
-TEST_F(ReconcileWorkerTest, DelayedKeysArriveInDeliveryTimeOrderAndNeverEarly) {
-  worker_.start();
+TEST_F(ControllerTest, DelayedKeysArriveInDeliveryTimeOrderAndNeverEarly) {
+  ASSERT_TRUE(worker_.start());
   worker_.enqueueAfter("late", seconds(3));
   worker_.enqueueAfter("early", seconds(1));
   worker_.enqueueAfter("middle", seconds(2));
@@ -117,8 +122,8 @@ TEST_F(ReconcileWorkerTest, DelayedKeysArriveInDeliveryTimeOrderAndNeverEarly) {
 }
 
 // Verifies that re-delivering a waiting key with an earlier time moves it earlier.
-TEST_F(ReconcileWorkerTest, EarlierRedeliveryOfWaitingKeyMovesItEarlier) {
-  worker_.start();
+TEST_F(ControllerTest, EarlierRedeliveryOfWaitingKeyMovesItEarlier) {
+  ASSERT_TRUE(worker_.start());
   const SteadyTime start = clock_.now();
   worker_.enqueueAfter("a", seconds(10));
   worker_.enqueueAfter("a", seconds(2));
@@ -133,8 +138,8 @@ TEST_F(ReconcileWorkerTest, EarlierRedeliveryOfWaitingKeyMovesItEarlier) {
 }
 
 // Verifies that a later time for a waiting key is ignored.
-TEST_F(ReconcileWorkerTest, LaterRedeliveryOfWaitingKeyIsIgnored) {
-  worker_.start();
+TEST_F(ControllerTest, LaterRedeliveryOfWaitingKeyIsIgnored) {
+  ASSERT_TRUE(worker_.start());
   const SteadyTime start = clock_.now();
   worker_.enqueueAfter("a", seconds(2));
   worker_.enqueueAfter("a", seconds(10));
@@ -144,17 +149,17 @@ TEST_F(ReconcileWorkerTest, LaterRedeliveryOfWaitingKeyIsIgnored) {
 }
 
 // Verifies that an immediate enqueue does not wait for a pending delayed delivery of the key.
-TEST_F(ReconcileWorkerTest, EnqueueNowOvertakesDelayedDelivery) {
-  worker_.start();
+TEST_F(ControllerTest, EnqueueNowOvertakesDelayedDelivery) {
+  ASSERT_TRUE(worker_.start());
   worker_.enqueueAfter("a", seconds(30));
   worker_.enqueue("a");
   ASSERT_TRUE(log_.waitForCount("a", 1));
 }
 
 // Verifies §2.2: each failure doubles the key's delay from 5 s up to the 60 s cap.
-TEST_F(ReconcileWorkerTest, ErrorRetriesBackOffFromInitialDoublingUpToMax) {
+TEST_F(ControllerTest, ErrorRetriesBackOffFromInitialDoublingUpToMax) {
   log_.script("a", std::vector<ReconcileResult>(8, kError));
-  worker_.start();
+  ASSERT_TRUE(worker_.start());
   worker_.enqueue("a");
   ASSERT_TRUE(log_.waitForCount("a", 1));
 
@@ -173,9 +178,9 @@ TEST_F(ReconcileWorkerTest, ErrorRetriesBackOffFromInitialDoublingUpToMax) {
 }
 
 // Verifies that a non-error enqueue resets the key's backoff.
-TEST_F(ReconcileWorkerTest, EnqueueResetsBackoff) {
+TEST_F(ControllerTest, EnqueueResetsBackoff) {
   log_.script("a", {kError, kError, kError, kOk});
-  worker_.start();
+  ASSERT_TRUE(worker_.start());
   worker_.enqueue("a");
   ASSERT_TRUE(log_.waitForCount("a", 1));
   ASSERT_TRUE(clock_.waitForArmedTimers(1));
@@ -194,9 +199,9 @@ TEST_F(ReconcileWorkerTest, EnqueueResetsBackoff) {
 }
 
 // Verifies that NeedsRecheck retries after retry_delay and resets the backoff.
-TEST_F(ReconcileWorkerTest, NeedsRecheckRetriesAfterRetryDelayAndResetsBackoff) {
+TEST_F(ControllerTest, NeedsRecheckRetriesAfterRetryDelayAndResetsBackoff) {
   log_.script("a", {kError, kError, kNeedsRecheck, kError, kOk});
-  worker_.start();
+  ASSERT_TRUE(worker_.start());
   worker_.enqueue("a");
   const Duration steps[] = {seconds(5), seconds(10), seconds(10), seconds(5)};
   std::size_t reconciles = 1;
@@ -213,9 +218,9 @@ TEST_F(ReconcileWorkerTest, NeedsRecheckRetriesAfterRetryDelayAndResetsBackoff) 
 }
 
 // Verifies that NotSynced retries after cluster_sync_delay.
-TEST_F(ReconcileWorkerTest, NotSyncedRetriesAfterClusterSyncDelay) {
+TEST_F(ControllerTest, NotSyncedRetriesAfterClusterSyncDelay) {
   log_.script("a", {kNotSynced, kOk});
-  worker_.start();
+  ASSERT_TRUE(worker_.start());
   worker_.enqueue("a");
   ASSERT_TRUE(log_.waitForCount("a", 1));
   ASSERT_TRUE(clock_.waitForArmedTimers(1));
@@ -227,8 +232,8 @@ TEST_F(ReconcileWorkerTest, NotSyncedRetriesAfterClusterSyncDelay) {
 }
 
 // Verifies that Ok is final: no retry, whatever time passes.
-TEST_F(ReconcileWorkerTest, OkIsNotRetried) {
-  worker_.start();
+TEST_F(ControllerTest, OkIsNotRetried) {
+  ASSERT_TRUE(worker_.start());
   worker_.enqueue("a");
   ASSERT_TRUE(log_.waitForCount("a", 1));
   drain();
@@ -240,19 +245,18 @@ TEST_F(ReconcileWorkerTest, OkIsNotRetried) {
 
 // Verifies that a throwing reconcile counts as an error (retried with backoff), and the worker
 // thread survives it.
-TEST(ReconcileWorkerThrowTest, ThrowingReconcileIsRetriedWithBackoff) {
+TEST(ControllerThrowTest, ThrowingReconcileIsRetriedWithBackoff) {
   TimerWatchingClock clock;
   std::atomic<int> calls{0};
   std::promise<void> second_call;
-  ReconcileWorker worker(
-      testOptions("worker-throw-test"),
-      [&](const std::string&) -> ReconcileResult {
-        if (++calls == 1) throw std::runtime_error("boom");
-        second_call.set_value();
-        return kOk;
-      },
-      clock);
-  worker.start();
+  Controller worker(testOptions("worker-throw-test"),
+                    reconcilerOf([&](const std::string&) -> ReconcileResult {
+                      if (++calls == 1) throw std::runtime_error("boom");
+                      second_call.set_value();
+                      return kOk;
+                    }),
+                    clock);
+  ASSERT_TRUE(worker.start());
   worker.enqueue("a");
   ASSERT_TRUE(clock.waitForArmedTimers(1));
   clock.advance(seconds(5));
@@ -260,7 +264,7 @@ TEST(ReconcileWorkerThrowTest, ThrowingReconcileIsRetriedWithBackoff) {
 }
 
 // Verifies N workers: up to `concurrency` keys at once, never the same key twice at once.
-TEST(ReconcileWorkerConcurrencyTest, RunsUpToConcurrencyKeysButNeverOneKeyTwice) {
+TEST(ControllerConcurrencyTest, RunsUpToConcurrencyKeysButNeverOneKeyTwice) {
   constexpr int kConcurrency = 3;
   TimerWatchingClock clock;
   Mutex mu;
@@ -270,13 +274,12 @@ TEST(ReconcileWorkerConcurrencyTest, RunsUpToConcurrencyKeysButNeverOneKeyTwice)
   bool overlap = false;
   int done = 0;
   bool readded = false;
-  ReconcileWorker* self = nullptr;
+  Controller* self = nullptr;
 
-  ReconcileWorkerOptions options = testOptions("worker-concurrency-test");
+  ControllerOptions options = testOptions("worker-concurrency-test");
   options.concurrency = kConcurrency;
-  ReconcileWorker worker(
-      options,
-      [&](const std::string& key) {
+  Controller worker(
+      options, reconcilerOf([&](const std::string& key) {
         {
           MutexLock lock(mu);
           overlap = overlap || in_flight.contains(key);
@@ -295,11 +298,11 @@ TEST(ReconcileWorkerConcurrencyTest, RunsUpToConcurrencyKeysButNeverOneKeyTwice)
         }
         cv.notify_all();
         return kOk;
-      },
+      }),
       clock);
   self = &worker;
   for (int i = 0; i < 6; ++i) worker.enqueue("k" + std::to_string(i));
-  worker.start();
+  ASSERT_TRUE(worker.start());
 
   {
     MutexLock lock(mu);
@@ -314,22 +317,20 @@ TEST(ReconcileWorkerConcurrencyTest, RunsUpToConcurrencyKeysButNeverOneKeyTwice)
 }
 
 // Verifies that stop() returns only after the reconcile in progress returned (threads joined).
-TEST(ReconcileWorkerStopTest, StopWaitsForReconcileInProgress) {
+TEST(ControllerStopTest, StopWaitsForReconcileInProgress) {
   TimerWatchingClock clock;
   std::promise<void> entered;
   std::promise<void> release;
   std::shared_future<void> released = release.get_future().share();
   std::atomic<bool> finished{false};
-  ReconcileWorker worker(
-      testOptions("worker-stop-test"),
-      [&](const std::string&) {
-        entered.set_value();
-        released.wait();
-        finished = true;
-        return kOk;
-      },
-      clock);
-  worker.start();
+  Controller worker(testOptions("worker-stop-test"), reconcilerOf([&](const std::string&) {
+                      entered.set_value();
+                      released.wait();
+                      finished = true;
+                      return kOk;
+                    }),
+                    clock);
+  ASSERT_TRUE(worker.start());
   worker.enqueue("a");
   ASSERT_EQ(entered.get_future().wait_for(test::kWaitLimit), std::future_status::ready);
 
@@ -345,12 +346,12 @@ TEST(ReconcileWorkerStopTest, StopWaitsForReconcileInProgress) {
 
 // Verifies that after stop() nothing is reconciled: delayed keys are dropped, new keys ignored,
 // and start() does not restart the worker.
-TEST_F(ReconcileWorkerTest, NothingIsReconciledAfterStop) {
-  worker_.start();
+TEST_F(ControllerTest, NothingIsReconciledAfterStop) {
+  ASSERT_TRUE(worker_.start());
   worker_.enqueueAfter("delayed", seconds(1));
   worker_.stop();
   worker_.enqueue("late");
-  worker_.start();
+  ASSERT_TRUE(worker_.start());
   clock_.advance(seconds(5));
   EXPECT_TRUE(log_.order().empty());
   EXPECT_EQ(clock_.pendingTimers(), 0U);
@@ -358,11 +359,11 @@ TEST_F(ReconcileWorkerTest, NothingIsReconciledAfterStop) {
 }
 
 // Verifies that a worker never started is stopped cleanly by its destructor.
-TEST(ReconcileWorkerLifetimeTest, DestroyingAnUnstartedWorkerWithQueuedKeysIsClean) {
+TEST(ControllerLifetimeTest, DestroyingAnUnstartedWorkerWithQueuedKeysIsClean) {
   TimerWatchingClock clock;
   ReconcileLog log(clock, kOk);
   {
-    ReconcileWorker worker(testOptions("worker-lifetime-test"), log.func(), clock);
+    Controller worker(testOptions("worker-lifetime-test"), reconcilerOf(log.func()), clock);
     worker.enqueue("a");
     worker.enqueueAfter("b", seconds(1));
   }
@@ -371,9 +372,9 @@ TEST(ReconcileWorkerLifetimeTest, DestroyingAnUnstartedWorkerWithQueuedKeysIsCle
 }
 
 // Verifies the workqueue metrics are exported under the worker's name.
-TEST_F(ReconcileWorkerTest, ExportsWorkqueueMetricsUnderItsName) {
+TEST_F(ControllerTest, ExportsWorkqueueMetricsUnderItsName) {
   log_.script("a", {kError, kOk});
-  worker_.start();
+  ASSERT_TRUE(worker_.start());
   worker_.enqueue("a");
   ASSERT_TRUE(log_.waitForCount("a", 1));
   ASSERT_TRUE(clock_.waitForArmedTimers(1));
@@ -383,6 +384,151 @@ TEST_F(ReconcileWorkerTest, ExportsWorkqueueMetricsUnderItsName) {
   EXPECT_NE(text.find("workqueue_retries_total{name=\"reconcile-worker-test\"}"),
             std::string::npos);
   EXPECT_NE(text.find("workqueue_depth{name=\"reconcile-worker-test\"}"), std::string::npos);
+}
+
+// Verifies a failed reconcile's error is not retried sooner than its backoff and that the
+// controller, not the reconciler, measures each reconcile under its metric label.
+TEST(ControllerMetricTest, ObservesEachReconcileUnderItsMetricLabel) {
+  // The registry is process-wide: count what this test adds.
+  auto observed = [] {
+    const std::string text = metrics::renderPrometheusText();
+    const std::string series =
+        "controller_runtime_reconcile_duration_seconds_count{controller="
+        "\"controllermetrictestcontroller\"} ";
+    const auto at = text.find(series);
+    return at == std::string::npos ? 0 : std::stoi(text.substr(at + series.size()));
+  };
+  const int before = observed();
+  TimerWatchingClock clock;
+  ReconcileLog log(clock, kOk);
+  ControllerOptions options = testOptions("controller-metric-test");
+  options.reconcile_metric = "controllermetrictestcontroller";
+  Controller controller(options, reconcilerOf(log.func()), clock);
+  ASSERT_TRUE(controller.start());
+  controller.enqueue("a");
+  controller.enqueue("b");
+  ASSERT_TRUE(log.waitForCount("b", 1));
+  controller.stop();
+  EXPECT_EQ(observed() - before, 2);
+}
+
+Json object(const std::string& ns, const std::string& name, int generation = 1) {
+  return {{"metadata",
+           {{"namespace", ns}, {"name", name}, {"resourceVersion", std::to_string(generation)}}},
+          {"spec", {{"generation", generation}}}};
+}
+
+ObjectList listOf(std::vector<Json> items) {
+  ObjectList list;
+  list.resource_version = "1";
+  list.items = std::move(items);
+  return list;
+}
+
+// An informer over a scripted list/watch, and a controller watching it through the builder.
+class ControllerWatchTest : public ::testing::Test {
+ protected:
+  void startWith(std::vector<Json> listed, MapFunc map, WatchOptions watch_options = {}) {
+    script_->pushList(listOf(std::move(listed)));
+    controller_ = ControllerBuilder("controller-watch-test", clock_)
+                      .watches(informer_, std::move(map), std::move(watch_options))
+                      .complete(reconcilerOf(log_.func()));
+    ASSERT_TRUE(controller_->start());
+    informer_.start();
+    ASSERT_TRUE(test::waitUntil([&] { return script_->lastStream() != nullptr; }, seconds(30)));
+  }
+  void TearDown() override {
+    if (controller_) controller_->stop();
+    informer_.stop();
+  }
+
+  TimerWatchingClock clock_;
+  ReconcileLog log_{clock_, kOk};
+  std::shared_ptr<test::ListWatchScript> script_ = std::make_shared<test::ListWatchScript>();
+  SharedInformer informer_{std::make_unique<test::FakeListerWatcher>(script_), clock_};
+  ControllerPtr controller_;
+};
+
+// Verifies listed, added, changed and deleted objects queue their keys, and the map decides
+// which keys (here: only namespace "kf").
+TEST_F(ControllerWatchTest, InformerEventsQueueTheKeysTheMapNames) {
+  startWith({object("kf", "a"), object("other", "b")}, inNamespace("kf"));
+  ASSERT_TRUE(log_.waitForCount("kf/a", 1));
+  script_->lastStream()->send(WatchEventType::kAdded, object("kf", "c"));
+  ASSERT_TRUE(log_.waitForCount("kf/c", 1));
+  script_->lastStream()->send(WatchEventType::kModified, object("kf", "a", 2));
+  ASSERT_TRUE(log_.waitForCount("kf/a", 2));
+  script_->lastStream()->send(WatchEventType::kDeleted, object("kf", "c", 3));
+  ASSERT_TRUE(log_.waitForCount("kf/c", 2));
+  script_->lastStream()->send(WatchEventType::kAdded, object("kf", "sentinel"));
+  ASSERT_TRUE(log_.waitForCount("kf/sentinel", 1));
+  EXPECT_EQ(log_.count("other/b"), 0U);
+}
+
+// Verifies updates the filter rejects queue nothing, while adds still do.
+TEST_F(ControllerWatchTest, UpdatesTheFilterRejectsQueueNothing) {
+  startWith({object("kf", "a")}, keyOfObject,
+            {.update_filter = [](const Json& before, const Json& after) {
+              return before["spec"] != after["spec"];
+            }});
+  ASSERT_TRUE(log_.waitForCount("kf/a", 1));
+  Json status_only = object("kf", "a");
+  status_only["metadata"]["resourceVersion"] = "5";
+  status_only["status"] = {{"ready", true}};
+  script_->lastStream()->send(WatchEventType::kModified, status_only);
+  script_->lastStream()->send(WatchEventType::kModified, object("kf", "a", 6));
+  ASSERT_TRUE(log_.waitForCount("kf/a", 2));
+  script_->lastStream()->send(WatchEventType::kAdded, object("kf", "sentinel"));
+  ASSERT_TRUE(log_.waitForCount("kf/sentinel", 1));
+  EXPECT_EQ(log_.count("kf/a"), 2U);
+}
+
+// Verifies a watch with a delay queues the key that long after the event.
+TEST_F(ControllerWatchTest, WatchDelayPostponesTheKey) {
+  startWith({}, keyOfObject, {.delay = seconds(10)});
+  script_->lastStream()->send(WatchEventType::kAdded, object("kf", "a"));
+  ASSERT_TRUE(clock_.waitForArmedTimers(1));
+  clock_.advance(seconds(9));
+  EXPECT_EQ(log_.count("kf/a"), 0U);
+  clock_.advance(seconds(1));
+  ASSERT_TRUE(log_.waitForCount("kf/a", 1));
+}
+
+// Verifies stop() unregisters the handlers: later events queue nothing.
+TEST_F(ControllerWatchTest, StopRemovesTheHandlers) {
+  startWith({object("kf", "a")}, keyOfObject);
+  ASSERT_TRUE(log_.waitForCount("kf/a", 1));
+  controller_->stop();
+  script_->lastStream()->send(WatchEventType::kAdded, object("kf", "b"));
+  ASSERT_TRUE(
+      test::waitUntil([&] { return informer_.store().get("kf/b") != nullptr; }, seconds(30)));
+  EXPECT_EQ(log_.count("kf/b"), 0U);
+}
+
+// Verifies the builder's settings reach the controller: NeedsRecheck waits the retry delay, an
+// error the initial backoff.
+TEST(ControllerBuilderTest, DelaysAndBackoffComeFromTheBuilder) {
+  TimerWatchingClock clock;
+  ReconcileLog log(clock, kOk);
+  log.script("a", {kNeedsRecheck, kError, kOk});
+  ControllerPtr controller = ControllerBuilder("controller-builder-test", clock)
+                                 .concurrency(2)
+                                 .delays(seconds(3), seconds(4))
+                                 .backoff(seconds(7), seconds(8))
+                                 .complete(reconcilerOf(log.func()));
+  ASSERT_TRUE(controller->start());
+  controller->enqueue("a");
+  ASSERT_TRUE(log.waitForCount("a", 1));
+  ASSERT_TRUE(clock.waitForArmedTimers(1));
+  clock.advance(seconds(3));
+  ASSERT_TRUE(log.waitForCount("a", 2));
+  ASSERT_TRUE(clock.waitForArmedTimers(2));
+  clock.advance(seconds(7));
+  ASSERT_TRUE(log.waitForCount("a", 3));
+  const std::vector<SteadyTime> times = log.times("a");
+  EXPECT_EQ(times[1] - times[0], seconds(3));
+  EXPECT_EQ(times[2] - times[1], seconds(7));
+  controller->stop();
 }
 
 }  // namespace

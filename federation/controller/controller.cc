@@ -1,0 +1,208 @@
+#include "federation/controller/controller.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <optional>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "federation/controller/change_trigger.h"
+#include "federation/controller/key_backoff.h"
+#include "federation/metrics/kubefed_metrics.h"
+#include "federation/runtime/thread_annotations.h"
+#include "federation/workqueue/delaying_queue.h"
+
+namespace kf {
+namespace {
+
+// KubeFed logs reconciles slower than this (at V(4)).
+constexpr Duration kSlowReconcile = std::chrono::seconds(10);
+
+long long millisecondsOf(Duration elapsed) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count();
+}
+
+struct Registration {
+  SharedInformer* informer;
+  std::shared_ptr<EventHandler> handler;
+  std::optional<HandlerId> id;
+};
+
+}  // namespace
+
+std::vector<std::string> keyOfObject(const Json& object) { return {objectKey(object)}; }
+
+struct Controller::State {
+  State(ControllerOptions controller_options, ReconcilerPtr controller_reconciler,
+        Clock& controller_clock)
+      : options(std::move(controller_options)),
+        reconciler(std::move(controller_reconciler)),
+        clock(controller_clock),
+        queue(controller_clock),
+        backoff(options.initial_backoff, options.max_backoff, controller_clock) {}
+
+  void runWorker();
+  ReconcileResult reconcileMeasured(const std::string& key);
+  ReconcileResult reconcileGuarded(const std::string& key);
+  void requeue(const std::string& key, const ReconcileResult& result);
+  void add(const std::string& key, Duration delay);
+  void publishDepth() {
+    metrics::setWorkqueueDepth(options.name, static_cast<double>(queue.len()));
+  }
+
+  const ControllerOptions options;
+  const ReconcilerPtr reconciler;
+  Clock& clock;
+  DelayingQueue queue;
+  KeyBackoff backoff;
+  // Read by workers after every get(): once set, keys still queued are left alone.
+  std::atomic<bool> stopping{false};
+
+  Mutex mu;
+  std::vector<Registration> watches KF_GUARDED_BY(mu);
+  std::vector<std::jthread> threads KF_GUARDED_BY(mu);
+  bool started KF_GUARDED_BY(mu) = false;
+  bool stopped KF_GUARDED_BY(mu) = false;
+};
+
+void Controller::State::runWorker() {
+  while (std::optional<std::string> key = queue.get()) {
+    publishDepth();
+    if (stopping) {
+      queue.done(*key);
+      return;
+    }
+    const ReconcileResult result = reconcileMeasured(*key);
+    // Before done(): a key re-added while it was being reconciled is requeued by done() at once,
+    // and must not lose that to a later delayed add.
+    requeue(*key, result);
+    queue.done(*key);
+  }
+}
+
+ReconcileResult Controller::State::reconcileMeasured(const std::string& key) {
+  const SteadyTime start = clock.now();
+  ReconcileResult result = reconcileGuarded(key);
+  const Duration elapsed = clock.now() - start;
+  if (!options.reconcile_metric.empty()) {
+    metrics::observeControllerReconcile(options.reconcile_metric, elapsed);
+  }
+  if (elapsed > kSlowReconcile) {
+    spdlog::debug("Reconcile took {}ms controller={} key={}", millisecondsOf(elapsed), options.name,
+                  key);
+  }
+  return result;
+}
+
+ReconcileResult Controller::State::reconcileGuarded(const std::string& key) {
+  // A throwing reconcile must not end the worker thread (std::terminate); treat it as a failure
+  // and retry with backoff.
+  try {
+    return reconciler->reconcile(key);
+  } catch (const std::exception& e) {
+    return makeError(Reason::kUnknown, std::string("reconcile threw: ") + e.what());
+  } catch (...) {
+    return makeError(Reason::kUnknown, "reconcile threw an unknown exception");
+  }
+}
+
+void Controller::State::requeue(const std::string& key, const ReconcileResult& result) {
+  if (!result) {
+    spdlog::error("Reconcile failed controller={} key={} error={}", options.name, key,
+                  result.error().describe());
+    metrics::countWorkqueueRetry(options.name);
+    add(key, backoff.next(key));
+    return;
+  }
+  switch (result.value()) {
+    case ReconcileStatus::kOk:
+      backoff.reset(key);
+      return;
+    case ReconcileStatus::kNeedsRecheck:
+      metrics::countWorkqueueRetry(options.name);
+      backoff.reset(key);
+      add(key, options.retry_delay);
+      return;
+    case ReconcileStatus::kNotSynced:
+      metrics::countWorkqueueRetry(options.name);
+      backoff.reset(key);
+      add(key, options.cluster_sync_delay);
+      return;
+  }
+}
+
+void Controller::State::add(const std::string& key, Duration delay) {
+  // Counts every request, also one the queue folds into a key already waiting (client-go counts
+  // only keys that were not waiting; the queue does not tell us which).
+  metrics::countWorkqueueAdd(options.name);
+  queue.addAfter(key, delay);
+  publishDepth();
+}
+
+Controller::Controller(ControllerOptions options, ReconcilerPtr reconciler, Clock& clock)
+    : state_(std::make_unique<State>(std::move(options), std::move(reconciler), clock)) {}
+
+Controller::~Controller() { stop(); }
+
+const std::string& Controller::name() const { return state_->options.name; }
+
+void Controller::watch(SharedInformer& informer, MapFunc map, WatchOptions options) {
+  const Duration delay = options.delay;
+  auto handler = std::make_shared<ChangeTrigger>(
+      [this, map = std::move(map), delay](const Json& object) {
+        for (const std::string& key : map(object)) enqueueAfter(key, delay);
+      },
+      std::move(options.update_filter));
+  MutexLock lock(state_->mu);
+  state_->watches.push_back(Registration{&informer, std::move(handler), std::nullopt});
+}
+
+void Controller::enqueue(const std::string& key) { enqueueAfter(key, Duration::zero()); }
+
+void Controller::enqueueAfter(const std::string& key, Duration delay) {
+  state_->backoff.reset(key);
+  state_->add(key, delay);
+}
+
+Status Controller::start() {
+  MutexLock lock(state_->mu);
+  if (state_->started || state_->stopped) return boost::outcome_v2::success();
+  state_->started = true;
+  const int threads = std::max(1, state_->options.concurrency);
+  for (int i = 0; i < threads; ++i) {
+    state_->threads.emplace_back([state = state_.get()] { state->runWorker(); });
+  }
+  // After the workers: an informer that has synced replays its cache to a new handler at once.
+  for (Registration& watch : state_->watches) {
+    watch.id = watch.informer->addEventHandler(watch.handler);
+  }
+  return boost::outcome_v2::success();
+}
+
+void Controller::stop() {
+  std::vector<std::jthread> threads;
+  std::vector<Registration> watches;
+  {
+    MutexLock lock(state_->mu);
+    if (state_->stopped) return;
+    state_->stopped = true;
+    threads = std::move(state_->threads);
+    watches = std::move(state_->watches);
+  }
+  // The handlers first, so no event arrives for a stopped queue; outside the lock, since removing
+  // waits for a handler call in progress, which may be enqueueing.
+  for (Registration& watch : watches) {
+    if (watch.id) watch.informer->removeEventHandler(*watch.id);
+  }
+  state_->stopping = true;
+  // Wakes every worker blocked in get() and drops keys still waiting for their delay.
+  state_->queue.shutDown();
+  // Joined outside the lock, so a second stop() never waits for a long reconcile.
+  for (std::jthread& thread : threads) thread.join();
+}
+
+}  // namespace kf
