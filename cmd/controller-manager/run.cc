@@ -5,11 +5,9 @@
 #include <spdlog/spdlog.h>
 
 #include <atomic>
-#include <condition_variable>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
-#include <mutex>
 #include <stop_token>
 #include <thread>
 
@@ -18,6 +16,7 @@
 #include "cmd/controller-manager/servers.h"
 #include "controllers/manager/controller_manager.h"
 #include "federation/client/kubeconfig.h"
+#include "federation/controller/manager.h"
 #include "federation/election/identity.h"
 #include "federation/election/leader_elector.h"
 #include "federation/election/lease_lock.h"
@@ -134,28 +133,27 @@ class SignalWaiter {
   std::thread thread_;
 };
 
-void waitForStop(const std::stop_token& stop) {
-  std::mutex mu;
-  std::condition_variable_any cv;
-  std::unique_lock lock(mu);
-  cv.wait(lock, stop, [] { return false; });
-}
-
-// Runs the controllers until `stop`; returns false when they failed to start.
-bool runControllers(const ControlPlaneConfig& config, const std::shared_ptr<RestClient>& host,
-                    const std::stop_token& stop) {
-  ControllerManager manager(config, host, realClock());
-  if (auto started = manager.start(); !started) {
-    spdlog::error("Error: cannot start controllers: {}", started.error().message);
-    return false;
+// Runs the controllers (while leading, with `election`) until `stop`; the process's exit code.
+int runControllers(const ControlPlaneConfig& config, const std::shared_ptr<RestClient>& host,
+                   std::optional<LeaderElectionConfig> election, const std::stop_token& stop) {
+  Manager manager(std::move(election), realClock());
+  ControllerManager controllers(config, host, realClock());
+  controllers.addTo(manager);
+  auto exit = manager.run(stop);
+  if (!exit) {
+    spdlog::error("Error: cannot start controllers: {}", exit.error().message);
+    return kExitFatal;
   }
-  waitForStop(stop);
-  manager.stop();
-  return true;
+  if (exit.value() == ManagerExit::kLeadershipLost) {
+    // The elector logged "leader election lost".
+    spdlog::critical("lost lease");
+    return kExitLeadershipLost;
+  }
+  return 0;
 }
 
 int runWithLeaderElection(const ControlPlaneConfig& config, const std::shared_ptr<RestClient>& host,
-                          std::stop_source& stop) {
+                          const std::stop_token& stop) {
   LeaseLock lock(*host, config.kubefed_namespace, kLeaderLockName);
   LeaderElectionConfig election;
   election.lock = &lock;
@@ -164,26 +162,11 @@ int runWithLeaderElection(const ControlPlaneConfig& config, const std::shared_pt
   election.renew_deadline = config.renew_deadline;
   election.retry_period = config.retry_period;
   election.release_on_cancel = true;
-  std::atomic<bool> failed{false};
-  election.callbacks.on_started_leading = [&](std::stop_token leading) {
-    if (!runControllers(config, host, leading)) {
-      failed = true;
-      stop.request_stop();
-    }
-  };
   if (auto invalid = validateLeaderElectionConfig(election); !invalid.empty()) {
     return fatal("invalid leader election settings: " + invalid);
   }
   spdlog::info("Leader election identity: {}", election.identity);
-  LeaderElector elector(election, realClock());
-  ElectionResult result = elector.run(stop.get_token());
-  if (failed) return kExitFatal;
-  if (result == ElectionResult::kLost) {
-    // The elector logged "leader election lost".
-    spdlog::critical("lost lease");
-    return kExitLeadershipLost;
-  }
-  return 0;
+  return runControllers(config, host, std::move(election), stop);
 }
 
 }  // namespace
@@ -233,8 +216,8 @@ int runControllerManager(const std::vector<std::string>& args) {
   ready.set(true);
   std::stop_source stop;
   signals.start(stop);
-  if (options.leader_elect) return runWithLeaderElection(config.value(), host, stop);
-  return runControllers(config.value(), host, stop.get_token()) ? 0 : kExitFatal;
+  if (options.leader_elect) return runWithLeaderElection(config.value(), host, stop.get_token());
+  return runControllers(config.value(), host, std::nullopt, stop.get_token());
 }
 
 }  // namespace kf::manager

@@ -2,13 +2,12 @@
 
 #include <spdlog/spdlog.h>
 
-#include <set>
 #include <utility>
 
 #include "apis/meta/qualified_name.h"
 #include "federation/client/resource_client.h"
+#include "federation/controller/builder.h"
 #include "federation/metrics/kubefed_metrics.h"
-#include "federation/runtime/interruptible_sleep.h"
 
 namespace kf {
 namespace {
@@ -67,255 +66,115 @@ TransitionEvent transitionEvent(ClusterHealth health) {
   return {EventType::kWarning, "ClusterOffline"};
 }
 
-Result<core::KubeFedCluster> parseCluster(const Json& object) {
-  auto cluster = core::KubeFedCluster::fromJson(object);
-  if (!cluster) {
-    spdlog::warn("Ignoring unreadable KubeFedCluster name={} error={}", objectName(object),
-                 cluster.error().describe());
-  }
-  return cluster;
+// The cached object with its type, which list and watch items may lack and events and status
+// writes need.
+ObjectPtr withType(const ObjectPtr& cached) {
+  if (cached->value("kind", "") == kKind) return cached;
+  Json typed = *cached;
+  typed["apiVersion"] = kApiVersion;
+  typed["kind"] = kKind;
+  return makeObject(std::move(typed));
 }
 
 }  // namespace
 
-KubeFedClusterController::KubeFedClusterController(KubeFedClusterControllerOptions options,
-                                                   RestClient& host, ClusterRegistry& registry,
-                                                   EventRecorder& events, Clock& clock,
-                                                   MemberClientFactory client_factory)
-    : options_(std::move(options)),
-      host_(host),
-      registry_(registry),
-      events_(events),
-      clock_(clock),
-      client_factory_(std::move(client_factory)) {
-  if (!client_factory_) {
+KubeFedClusterReconciler::KubeFedClusterReconciler(KubeFedClusterControllerOptions options,
+                                                   KubeFedClusterDeps deps)
+    : options_(std::move(options)), deps_(std::move(deps)) {
+  if (!deps_.client_factory) {
     const auto timeout = std::chrono::duration_cast<std::chrono::milliseconds>(options_.timeout);
-    client_factory_ = [this,
-                       timeout](const core::KubeFedCluster& cluster) -> Result<MemberClients> {
-      KF_TRY(config, loadClusterConfig(host_, options_.kubefed_namespace, cluster, timeout));
-      return makeMemberClients(config, clock_);
+    deps_.client_factory = [this,
+                            timeout](const core::KubeFedCluster& cluster) -> Result<MemberClients> {
+      KF_TRY(config, loadClusterConfig(deps_.host, options_.kubefed_namespace, cluster, timeout));
+      return makeMemberClients(config, deps_.clock);
     };
   }
 }
 
-KubeFedClusterController::~KubeFedClusterController() { stop(); }
-
-void KubeFedClusterController::start() {
-  MutexLock lock(lifecycle_mu_);
-  if (started_ || stopped_) return;
-  started_ = true;
-  spdlog::info("Starting cluster controller namespace={}", options_.kubefed_namespace);
-  SharedInformerOptions informer_options;
-  informer_options.reflector.name = options_.kubefed_namespace + "/kubefedclusters";
-  informer_ = std::make_unique<SharedInformer>(
-      makeListerWatcher(host_, kKubeFedClusters, options_.kubefed_namespace, "", ""), clock_,
-      informer_options);
-  auto handler = std::make_shared<EventHandlerFuncs>();
-  handler->on_add = [this](const ObjectPtr& object, bool) { clusterAdded(object); };
-  handler->on_update = [this](const ObjectPtr&, const ObjectPtr& object) {
-    clusterUpdated(object);
-  };
-  handler->on_delete = [this](const DeletedObject& deleted) {
-    if (deleted.last_known) {
-      clusterDeleted(deleted.last_known);
-      return;
-    }
-    // A delete seen only on re-list may come without the object; the key still names it.
-    const std::string name = QualifiedName::fromKey(deleted.key).name;
-    clusterDeleted(std::make_shared<const Json>(Json{{"metadata", {{"name", name}}}}));
-  };
-  informer_->addEventHandler(handler);
-  informer_->start();
-  loop_ = std::jthread([this](std::stop_token stop) { runLoop(stop); });
-}
-
-void KubeFedClusterController::stop() {
-  MutexLock lock(lifecycle_mu_);
-  if (stopped_) return;
-  stopped_ = true;
-  if (loop_.joinable()) {
-    loop_.request_stop();
-    loop_.join();
+ReconcileResult KubeFedClusterReconciler::reconcile(const std::string& key) {
+  const QualifiedName name = QualifiedName::fromKey(key);
+  if (name.ns != options_.kubefed_namespace) return ReconcileStatus::kOk;
+  const ObjectPtr cached = deps_.cache.get(key);
+  if (!cached) {
+    forget(name.name);
+    return ReconcileStatus::kOk;
   }
-  if (informer_) informer_->stop();
-  if (started_) spdlog::info("Stopped cluster controller namespace={}", options_.kubefed_namespace);
-}
-
-void KubeFedClusterController::runLoop(const std::stop_token& stop) {
-  while (!stop.stop_requested()) {
-    checkClusterHealth();
-    if (!waitPeriod(stop)) return;
+  const ObjectPtr object = withType(cached);
+  auto cluster = core::KubeFedCluster::fromJson(*object);
+  if (!cluster) {
+    // Its next change is queued by the informer; retrying the same object cannot help.
+    spdlog::warn("Ignoring unreadable KubeFedCluster name={} error={}", name.name,
+                 cluster.error().describe());
+    return ReconcileStatus::kOk;
   }
+  const MemberPtr member = ensureMember(cluster.value(), object);
+  publish(object, member);
+  if (member == nullptr) {
+    return ReconcileStatus::kNeedsRecheck;  // tried again (and reported again) next period
+  }
+  const auto effective = probeAndSmooth(name.name, *member, *object);
+  reportTransition(*object, effective);
+  if (ObjectPtr written = writeStatusIfChanged(object, effective)) publish(written, member);
+  return ReconcileStatus::kNeedsRecheck;
 }
 
-bool KubeFedClusterController::waitPeriod(const std::stop_token& stop) {
-  return sleepUnlessStopped(clock_, stop, options_.period);
-}
-
-void KubeFedClusterController::clusterAdded(const ObjectPtr& object) { clusterUpdated(object); }
-
-void KubeFedClusterController::clusterUpdated(const ObjectPtr& object) {
-  const std::string name = objectName(*object);
+void KubeFedClusterReconciler::forget(const std::string& name) {
   {
     MutexLock lock(mu_);
-    latest_[name] = object;
-  }
-  ensureMember(object);
-  publish(name);
-}
-
-void KubeFedClusterController::clusterDeleted(const ObjectPtr& last_known) {
-  const std::string name = objectName(*last_known);
-  {
-    MutexLock lock(mu_);
-    latest_.erase(name);
-    members_.erase(name);
+    if (members_.erase(name) == 0 && !deps_.registry.cluster(name)) return;
   }
   spdlog::info("Forgetting deleted cluster cluster={}", name);
   metrics::forgetCluster(name);
-  publish(name);
+  deps_.registry.remove(name);
 }
 
-void KubeFedClusterController::publish(const std::string& name) {
-  MutexLock serial(publish_mu_);
-  ObjectPtr object;
-  std::shared_ptr<RestClient> client;
-  {
-    MutexLock lock(mu_);
-    if (auto it = latest_.find(name); it != latest_.end()) object = it->second;
-    if (auto it = members_.find(name); it != members_.end()) client = it->second->clients.client;
-  }
-  if (object == nullptr) {
-    registry_.remove(name);
-    return;
-  }
-  ClusterSnapshot snapshot;
-  snapshot.name = name;
-  snapshot.ready = isClusterReady(conditionsOf(*object));
-  snapshot.labels = objectLabels(*object).value_or(StringMap{});
-  snapshot.object = object;
-  registry_.upsert(std::move(snapshot), std::move(client));
-}
-
-KubeFedClusterController::MemberPtr KubeFedClusterController::ensureMember(
-    const ObjectPtr& object) {
-  const std::string name = objectName(*object);
-  MemberPtr member;
-  {
-    MutexLock building(build_mu_);
-    ObjectPtr newest = object;
-    {
-      MutexLock lock(mu_);
-      // The informer's copy is the one the registry publishes: build from it when there is one.
-      if (auto it = latest_.find(name); it != latest_.end()) newest = it->second;
-      if (auto it = members_.find(name); it != members_.end()) {
-        if (!clientInputsChanged(*it->second->built_from, *newest)) return it->second;
-        spdlog::info("Rebuilding cluster client after a spec change cluster={}", name);
-        members_.erase(it);  // smoothing starts over with the new client, as in KubeFed
-      }
-    }
-    auto cluster = parseCluster(*newest);
-    if (!cluster) return nullptr;
-    member = buildMember(cluster.value(), newest);
-    if (member == nullptr) return nullptr;
-    MutexLock lock(mu_);
-    members_[name] = member;
-  }
-  publish(name);
-  return member;
-}
-
-KubeFedClusterController::MemberPtr KubeFedClusterController::buildMember(
+KubeFedClusterReconciler::MemberPtr KubeFedClusterReconciler::ensureMember(
     const core::KubeFedCluster& cluster, const ObjectPtr& object) {
-  auto clients = client_factory_(cluster);
+  const std::string name = cluster.name();
+  {
+    MutexLock lock(mu_);
+    if (auto it = members_.find(name); it != members_.end()) {
+      if (!clientInputsChanged(*it->second->built_from, *object)) return it->second;
+      spdlog::info("Rebuilding cluster client after a spec change cluster={}", name);
+      members_.erase(it);  // smoothing starts over with the new client, as in KubeFed
+    }
+  }
+  auto clients = deps_.client_factory(cluster);
   if (!clients) {
-    const std::string message =
-        "The configuration for this cluster may be malformed: " + clients.error().message;
-    spdlog::warn("Building cluster client failed cluster={} error={}", cluster.name(),
+    spdlog::warn("Building cluster client failed cluster={} error={}", name,
                  clients.error().message);
-    events_.event(referenceTo(*object), EventType::kWarning, "MalformedClusterConfig", message);
+    deps_.events.event(
+        referenceTo(*object), EventType::kWarning, "MalformedClusterConfig",
+        "The configuration for this cluster may be malformed: " + clients.error().message);
     return nullptr;
   }
-  spdlog::info("Built cluster client cluster={} endpoint={}", cluster.name(),
-               cluster.spec.api_endpoint);
+  spdlog::info("Built cluster client cluster={} endpoint={}", name, cluster.spec.api_endpoint);
   auto member = std::make_shared<Member>();
   member->built_from = object;
   member->clients = std::move(clients).value();
+  MutexLock lock(mu_);
+  members_[name] = member;
   return member;
 }
 
-void KubeFedClusterController::checkClusterHealth() {
-  ResourceClient clusters(host_, kKubeFedClusters, options_.kubefed_namespace);
-  auto listed = clusters.listAll({});
-  if (!listed) {
-    spdlog::error("Listing KubeFedClusters failed namespace={} error={}",
-                  options_.kubefed_namespace, listed.error().describe());
-    return;
-  }
-  std::vector<ProbeTarget> targets;
-  for (auto& item : listed.value().items) {
-    if (auto target = prepareTarget(std::move(item))) targets.push_back(std::move(*target));
-  }
-  pruneMembers(targets);
-  // One thread per cluster: a slow or unreachable member only delays its own probe, which its
-  // client's timeouts bound.
-  std::vector<std::jthread> probes;
-  probes.reserve(targets.size());
-  for (const auto& target : targets) {
-    probes.emplace_back([this, &target] { checkOne(target); });
-  }
-}
-
-std::optional<KubeFedClusterController::ProbeTarget> KubeFedClusterController::prepareTarget(
-    Json listed) {
-  // List items may come without their type; events and status writes need it.
-  listed["apiVersion"] = kApiVersion;
-  listed["kind"] = kKind;
-  auto cluster = parseCluster(listed);
-  if (!cluster) return std::nullopt;
-  auto object = std::make_shared<const Json>(std::move(listed));
-  MemberPtr member = ensureMember(object);
-  if (member == nullptr) {
-    spdlog::warn("Skipping health check of a cluster without a client cluster={}",
-                 cluster.value().name());
-    return std::nullopt;
-  }
-  return ProbeTarget{std::move(object), std::move(cluster).value(), std::move(member)};
-}
-
-void KubeFedClusterController::pruneMembers(const std::vector<ProbeTarget>& listed) {
-  std::set<std::string> keep;
-  for (const auto& target : listed) keep.insert(target.cluster.name());
-  MutexLock lock(mu_);
-  for (auto it = members_.begin(); it != members_.end();) {
-    const bool gone = !keep.contains(it->first) && !latest_.contains(it->first);
-    it = gone ? members_.erase(it) : std::next(it);
-  }
-}
-
-void KubeFedClusterController::checkOne(const ProbeTarget& target) {
-  const std::string name = target.cluster.name();
-  const SteadyTime start = clock_.now();
-  HealthzOutcome outcome = probe(*target.member->clients.probe);
-  metrics::observeClusterHealthDuration(clock_.now() - start);
+std::vector<core::ClusterCondition> KubeFedClusterReconciler::probeAndSmooth(
+    const std::string& name, Member& member, const Json& object) {
+  const SteadyTime start = deps_.clock.now();
+  HealthzOutcome outcome = probe(*member.clients.probe);
+  metrics::observeClusterHealthDuration(deps_.clock.now() - start);
   metrics::recordClusterState(name, metricState(classifyProbe(outcome)));
   if (!outcome) {
     spdlog::error("Failed to retrieve health of the cluster cluster={} error={}", name,
                   outcome.error().describe());
-    events_.event(referenceTo(*target.object), EventType::kWarning, "RetrievingClusterHealthFailed",
-                  "Failed to retrieve health of the cluster: " + outcome.error().describe());
+    deps_.events.event(referenceTo(object), EventType::kWarning, "RetrievingClusterHealthFailed",
+                       "Failed to retrieve health of the cluster: " + outcome.error().describe());
   }
-  std::vector<core::ClusterCondition> effective;
-  {
-    MutexLock lock(mu_);
-    effective = smoothProbe(target.member->health, conditionsForProbe(outcome, clock_.wallNow()),
-                            {options_.failure_threshold, options_.success_threshold});
-  }
-  reportTransition(target, effective);
-  writeStatus(target, effective);
+  // One worker at a time per key: the member's smoothing state is this reconcile's alone.
+  return smoothProbe(member.health, conditionsForProbe(outcome, deps_.clock.wallNow()),
+                     {options_.failure_threshold, options_.success_threshold});
 }
 
-HealthzOutcome KubeFedClusterController::probe(RestClient& client) {
+HealthzOutcome KubeFedClusterReconciler::probe(RestClient& client) {
   RestRequest request;
   request.path = "/healthz";
   request.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(options_.timeout);
@@ -326,31 +185,83 @@ HealthzOutcome KubeFedClusterController::probe(RestClient& client) {
 // KubeFed records no event when a cluster's state changes; we add one per change of the written
 // state (Normal ClusterReady, Warning ClusterNotReady, Warning ClusterOffline) so that
 // `kubectl describe kubefedcluster` tells the history.
-void KubeFedClusterController::reportTransition(
-    const ProbeTarget& target, const std::vector<core::ClusterCondition>& effective) {
-  const auto before = healthOf(conditionsOf(*target.object));
+void KubeFedClusterReconciler::reportTransition(
+    const Json& object, const std::vector<core::ClusterCondition>& effective) {
+  const auto before = healthOf(conditionsOf(object));
   const auto after = healthOf(effective);
   if (!after || before == after) return;
-  spdlog::info("Cluster health changed cluster={} from={} to={}", target.cluster.name(),
+  spdlog::info("Cluster health changed cluster={} from={} to={}", objectName(object),
                before ? healthName(*before) : "unknown", healthName(*after));
   const TransitionEvent event = transitionEvent(*after);
   const std::string message = effective.front().message.value_or(healthName(*after));
-  events_.event(referenceTo(*target.object), event.type, event.reason, message);
+  deps_.events.event(referenceTo(object), event.type, event.reason, message);
 }
 
-void KubeFedClusterController::writeStatus(const ProbeTarget& target,
-                                           const std::vector<core::ClusterCondition>& conditions) {
+ObjectPtr KubeFedClusterReconciler::writeStatusIfChanged(
+    const ObjectPtr& object, const std::vector<core::ClusterCondition>& conditions) {
   // The whole status is replaced: zones and region are dropped, as KubeFed does.
   core::KubeFedClusterStatus status;
   status.conditions = conditions;
-  Json object = *target.object;
-  object["status"] = status.toJson();
-  ResourceClient clusters(host_, kKubeFedClusters, options_.kubefed_namespace);
-  auto written = clusters.updateStatus(object);
-  if (!written) {
-    spdlog::warn("Failed to update the status of cluster cluster={} error={}",
-                 target.cluster.name(), written.error().describe());
+  Json desired = *object;
+  desired["status"] = status.toJson();
+  if (object->contains("status") && (*object)["status"] == desired["status"]) return nullptr;
+  ResourceClient clusters(deps_.host, kKubeFedClusters, options_.kubefed_namespace);
+  auto written = clusters.updateStatus(desired);
+  if (!written && isConflict(written.error())) {
+    // The cache lags behind the previous write: retry once on the object as stored now.
+    if (auto current = clusters.get(objectName(*object))) {
+      desired["metadata"]["resourceVersion"] = objectResourceVersion(current.value());
+      written = clusters.updateStatus(desired);
+    }
   }
+  if (!written) {
+    spdlog::warn("Failed to update the status of cluster cluster={} error={}", objectName(*object),
+                 written.error().describe());
+    return nullptr;
+  }
+  return withType(makeObject(std::move(written).value()));
+}
+
+void KubeFedClusterReconciler::publish(const ObjectPtr& object, const MemberPtr& member) {
+  ClusterSnapshot snapshot;
+  snapshot.name = objectName(*object);
+  snapshot.ready = isClusterReady(conditionsOf(*object));
+  snapshot.labels = objectLabels(*object).value_or(StringMap{});
+  snapshot.object = object;
+  deps_.registry.upsert(std::move(snapshot), member ? member->clients.client : nullptr);
+}
+
+KubeFedClusterController::KubeFedClusterController(KubeFedClusterControllerOptions options,
+                                                   RestClient& host, ClusterRegistry& registry,
+                                                   EventRecorder& events, Clock& clock,
+                                                   MemberClientFactory client_factory)
+    : namespace_(options.kubefed_namespace),
+      informer_(makeListerWatcher(host, kKubeFedClusters, namespace_, "", ""), clock,
+                SharedInformerOptions{.reflector = {.name = namespace_ + "/kubefedclusters"}}) {
+  const Duration period = options.period;
+  const int workers = options.workers;
+  controller_ =
+      ControllerBuilder("kubefedcluster", clock)
+          .watches(informer_, keyOfObject, {.update_filter = clientInputsChanged})
+          .concurrency(workers)
+          .delays(period, period)
+          .complete(std::make_unique<KubeFedClusterReconciler>(
+              std::move(options), KubeFedClusterDeps{informer_.store(), host, registry, events,
+                                                     clock, std::move(client_factory)}));
+}
+
+KubeFedClusterController::~KubeFedClusterController() { stop(); }
+
+Status KubeFedClusterController::start() {
+  spdlog::info("Starting cluster controller namespace={}", namespace_);
+  KF_TRYV(controller_->start());
+  informer_.start();
+  return boost::outcome_v2::success();
+}
+
+void KubeFedClusterController::stop() {
+  controller_->stop();
+  informer_.stop();
 }
 
 }  // namespace kf

@@ -1,22 +1,26 @@
 #pragma once
-// The KubeFedCluster controller (spec §2.4): keeps a client per member cluster, probes every
-// member's /healthz each period, writes the smoothed Ready/Offline conditions to each
-// KubeFedCluster's status, and keeps the ClusterRegistry in step so other controllers learn when
-// clusters join, leave or change readiness.
+// The KubeFedCluster controller (spec §2.4): keeps a client per member cluster, probes each
+// member's /healthz once per health period, writes the smoothed Ready/Offline conditions to the
+// KubeFedCluster's status when they changed, and keeps the ClusterRegistry in step so other
+// controllers learn when clusters join, leave or change readiness.
+//
+// A reconciler on the controller runtime: each cluster is its own key, probed again one period
+// after its previous probe ended (KubeFed lists every cluster and probes them all once per round);
+// a change of a cluster's spec, labels or annotations rebuilds its client and probes it at once.
+// A fixed number of workers probe; a slow member holds up one of them for at most the timeout.
 
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
-#include <thread>
-#include <vector>
 
 #include "apis/core/kubefed_cluster.h"
 #include "federation/client/rest_client.h"
 #include "federation/cluster/cluster_client.h"
 #include "federation/cluster/cluster_registry.h"
 #include "federation/cluster/health.h"
+#include "federation/controller/controller.h"
 #include "federation/events/event_recorder.h"
 #include "federation/informer/shared_informer.h"
 #include "federation/runtime/clock.h"
@@ -32,100 +36,80 @@ struct KubeFedClusterControllerOptions {
   Duration timeout = std::chrono::seconds(3);
   int failure_threshold = 3;
   int success_threshold = 1;
+  // Clusters probed at the same time.
+  int workers = 4;
 };
 
 // Builds the clients of one member cluster. The default reads the cluster's Secret through the
 // host client and creates network clients (loadClusterConfig + makeMemberClients).
 using MemberClientFactory = std::function<Result<MemberClients>(const core::KubeFedCluster&)>;
 
-class KubeFedClusterController {
+// Every reference must outlive the reconciler.
+struct KubeFedClusterDeps {
+  const Store& cache;  // KubeFedClusters of the KubeFed namespace
+  RestClient& host;
+  ClusterRegistry& registry;
+  EventRecorder& events;
+  Clock& clock;
+  MemberClientFactory client_factory;  // empty: the default
+};
+
+class KubeFedClusterReconciler final : public Reconciler {
+ public:
+  KubeFedClusterReconciler(KubeFedClusterControllerOptions options, KubeFedClusterDeps deps);
+
+  // Probes the cluster `key` names and writes its status; kNeedsRecheck, so that it is probed
+  // again after the period. A cluster gone from the cache leaves the registry.
+  ReconcileResult reconcile(const std::string& key) override;
+
+ private:
+  // What the reconciler keeps per cluster while it has clients for it.
+  struct Member {
+    ObjectPtr built_from;  // the KubeFedCluster the clients were built from
+    MemberClients clients;
+    std::optional<SmoothingState> health;
+  };
+  using MemberPtr = std::shared_ptr<Member>;
+
+  void forget(const std::string& name) KF_EXCLUDES(mu_);
+  // The member for `object`, built (again) when missing or when its spec, labels or annotations
+  // changed; null when it cannot be built (a MalformedClusterConfig event says why).
+  MemberPtr ensureMember(const core::KubeFedCluster& cluster, const ObjectPtr& object)
+      KF_EXCLUDES(mu_);
+  HealthzOutcome probe(RestClient& client);
+  std::vector<core::ClusterCondition> probeAndSmooth(const std::string& name, Member& member,
+                                                     const Json& object);
+  void reportTransition(const Json& object, const std::vector<core::ClusterCondition>& effective);
+  // Writes the conditions unless the status holds them already; the object as stored after.
+  ObjectPtr writeStatusIfChanged(const ObjectPtr& object,
+                                 const std::vector<core::ClusterCondition>& conditions);
+  void publish(const ObjectPtr& object, const MemberPtr& member);
+
+  const KubeFedClusterControllerOptions options_;
+  KubeFedClusterDeps deps_;
+  Mutex mu_;
+  std::map<std::string, MemberPtr> members_ KF_GUARDED_BY(mu_);
+};
+
+class KubeFedClusterController final : public Runnable {
  public:
   // Every reference must outlive the controller.
   KubeFedClusterController(KubeFedClusterControllerOptions options, RestClient& host,
                            ClusterRegistry& registry, EventRecorder& events, Clock& clock,
                            MemberClientFactory client_factory = {});
   // stop().
-  ~KubeFedClusterController();
-  KubeFedClusterController(const KubeFedClusterController&) = delete;
-  KubeFedClusterController& operator=(const KubeFedClusterController&) = delete;
+  ~KubeFedClusterController() override;
 
-  // Starts the KubeFedCluster informer and the health-check loop (a round at once, then one
-  // every period after the previous round ended). A second call, or a call after stop(), does
-  // nothing.
-  void start() KF_EXCLUDES(lifecycle_mu_);
-  // Stops the loop and the informer and joins every thread they started; a round in progress
-  // finishes first (each probe is bounded by the timeout). Idempotent.
-  void stop() KF_EXCLUDES(lifecycle_mu_);
-
-  // One health-check round: lists the KubeFedClusters from the API, builds missing clients,
-  // probes every cluster concurrently, and writes each status. Blocks until every probe and
-  // write is done. start() calls it every period; tests call it directly.
-  void checkClusterHealth() KF_EXCLUDES(build_mu_, mu_, publish_mu_);
-
-  // The informer's handlers. Public so that tests can drive the controller without an
-  // informer; called on the informer's dispatch thread otherwise.
-  void clusterAdded(const ObjectPtr& object) KF_EXCLUDES(build_mu_, mu_, publish_mu_);
-  void clusterUpdated(const ObjectPtr& object) KF_EXCLUDES(build_mu_, mu_, publish_mu_);
-  void clusterDeleted(const ObjectPtr& last_known) KF_EXCLUDES(mu_, publish_mu_);
+  // Starts the KubeFedCluster informer and the workers; every cluster is probed at once.
+  Status start() override;
+  // Stops the informer and the workers and joins them; a probe in progress finishes first (each
+  // is bounded by the timeout). Idempotent.
+  void stop() override;
 
  private:
-  // What the controller keeps per cluster while it has clients for it.
-  struct Member {
-    ObjectPtr built_from;  // the KubeFedCluster the clients were built from
-    MemberClients clients;
-    std::optional<SmoothingState> health;  // guarded by the controller's mu_
-  };
-  using MemberPtr = std::shared_ptr<Member>;
-
-  struct ProbeTarget {
-    ObjectPtr object;  // as listed this round
-    core::KubeFedCluster cluster;
-    MemberPtr member;
-  };
-
-  std::optional<ProbeTarget> prepareTarget(Json listed) KF_EXCLUDES(build_mu_, mu_, publish_mu_);
-  // Drops members of clusters that are neither listed nor known to the informer (deleted while
-  // a round was building their clients).
-  void pruneMembers(const std::vector<ProbeTarget>& listed) KF_EXCLUDES(mu_);
-  // The member for the cluster `object` names, built (again) when missing or when its spec,
-  // labels or annotations changed; null when it cannot be built (a MalformedClusterConfig event
-  // says why).
-  MemberPtr ensureMember(const ObjectPtr& object) KF_EXCLUDES(build_mu_, mu_, publish_mu_);
-  MemberPtr buildMember(const core::KubeFedCluster& cluster, const ObjectPtr& object);
-  void checkOne(const ProbeTarget& target) KF_EXCLUDES(mu_);
-  HealthzOutcome probe(RestClient& client);
-  void reportTransition(const ProbeTarget& target,
-                        const std::vector<core::ClusterCondition>& effective);
-  void writeStatus(const ProbeTarget& target,
-                   const std::vector<core::ClusterCondition>& conditions);
-  // Brings the registry in step with the latest informer object and the member's client.
-  void publish(const std::string& name) KF_EXCLUDES(mu_, publish_mu_);
-  void runLoop(const std::stop_token& stop);
-  // Waits one period on the injected clock; false when stopped first.
-  bool waitPeriod(const std::stop_token& stop);
-
-  const KubeFedClusterControllerOptions options_;
-  RestClient& host_;
-  ClusterRegistry& registry_;
-  EventRecorder& events_;
-  Clock& clock_;
-  MemberClientFactory client_factory_;
-
-  mutable Mutex mu_;
-  std::map<std::string, MemberPtr> members_ KF_GUARDED_BY(mu_);
-  // The latest KubeFedCluster the informer delivered, per name: what the registry publishes.
-  std::map<std::string, ObjectPtr> latest_ KF_GUARDED_BY(mu_);
-  // Serialises registry writes so that they follow the informer's order.
-  Mutex publish_mu_;
-  // Held while looking for and building a member (taken before mu_), so that the informer and a
-  // round never build clients for the same cluster twice.
-  Mutex build_mu_;
-
-  Mutex lifecycle_mu_;  // start() and stop(); never taken by the threads they start or join
-  bool started_ KF_GUARDED_BY(lifecycle_mu_) = false;
-  bool stopped_ KF_GUARDED_BY(lifecycle_mu_) = false;
-  std::unique_ptr<SharedInformer> informer_ KF_GUARDED_BY(lifecycle_mu_);
-  std::jthread loop_ KF_GUARDED_BY(lifecycle_mu_);
+  const std::string namespace_;
+  SharedInformer informer_;
+  ControllerPtr controller_;
 };
 
 }  // namespace kf

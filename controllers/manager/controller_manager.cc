@@ -23,7 +23,7 @@ std::shared_ptr<RestClient> ownHostClient(const std::shared_ptr<RestClient>& sha
   return std::move(own).value();
 }
 
-// Declared in the order they are built; destroyed in reverse, after stop().
+// Declared in the order they are built; destroyed in reverse, after the manager stopped them.
 struct ControllerManager::Parts {
   Parts(ControlPlaneConfig config_in, std::shared_ptr<RestClient> host_in, Clock& clock_in)
       : config(std::move(config_in)),
@@ -46,7 +46,73 @@ struct ControllerManager::Parts {
               return makeListerWatcher(std::move(client).value(), key.resource, key.namespace_name,
                                        key.label_selector, key.field_selector);
             },
-            clock) {}
+            clock),
+        cluster_controller(
+            KubeFedClusterControllerOptions{.kubefed_namespace = config.kubefed_namespace,
+                                            .period = config.health_period,
+                                            .timeout = config.health_timeout,
+                                            .failure_threshold = config.health_failure_threshold,
+                                            .success_threshold = config.health_success_threshold},
+            *cluster_controller_client, registry,
+            *recorders.forComponent("kubefedcluster-controller"), clock),
+        type_controllers(SyncTypeControllers::Deps{.config = config,
+                                                   .host = host,
+                                                   .registry = registry,
+                                                   .host_informers = host_informers,
+                                                   .member_informers = member_informers,
+                                                   .recorders = recorders,
+                                                   .clock = clock}) {}
+
+  // Sends the events still queued, then stops every sender (last: controllers record events
+  // until they stop).
+  RunnableFuncs recorders_runnable{nullptr, [this] { recorders.stopAll(); }};
+  // Stops every informer once the controllers that used them have stopped.
+  RunnableFuncs informers_runnable{nullptr, [this] {
+                                     ftc_informer.release();
+                                     member_informers.stopAll();
+                                     host_informers.stopAll();
+                                   }};
+  // The FTC informer is leased and the controller built when leading starts, as KubeFed does.
+  Status startFtcController() {
+    KF_TRY(lease, host_informers.acquire(InformerKey{.cluster = "",
+                                                     .resource = kTypeConfigs,
+                                                     .namespace_name = config.kubefed_namespace}));
+    ftc_informer = std::move(lease);
+    ftc_controller = std::make_unique<FtcController>(
+        FtcControllerOptions{
+            .kubefed_namespace = config.kubefed_namespace,
+            .scoped_control_plane = config.namespaced_scope,
+            .raw_resource_status_collection = config.raw_resource_status_collection},
+        FtcControllerDeps{.host = *ftc_controller_client,
+                          .factory = type_controllers,
+                          .events = *recorders.forComponent("federatedtypeconfig-controller"),
+                          .clock = clock,
+                          .ftc_informer = ftc_informer.informer()});
+    return ftc_controller->start();
+  }
+  RunnableFuncs ftc_runnable{[this] { return startFtcController(); },
+                             [this] {
+                               if (!ftc_controller) return;
+                               ftc_controller->stop();
+                               spdlog::info("Stopped FederatedTypeConfig controller");
+                             }};
+  RunnableFuncs cluster_runnable{[this] { return cluster_controller.start(); },
+                                 [this] {
+                                   cluster_controller.stop();
+                                   spdlog::info("Stopped cluster controller");
+                                 }};
+  RunnableFuncs scheduling_notice{[this]() -> Status {
+                                    if (config.scheduler_preferences) {
+                                      // ReplicaSchedulingPreference scheduling is a later
+                                      // milestone (DESIGN.md roadmap 7).
+                                      spdlog::info(
+                                          "SchedulerPreferences is enabled but the scheduling "
+                                          "manager is not part of this build yet; "
+                                          "ReplicaSchedulingPreferences are not acted on");
+                                    }
+                                    return boost::outcome_v2::success();
+                                  },
+                                  nullptr};
 
   ControlPlaneConfig config;
   std::shared_ptr<RestClient> host;  // the host informers' client
@@ -60,9 +126,8 @@ struct ControllerManager::Parts {
   ClusterRegistry registry;
   InformerManager host_informers;
   InformerManager member_informers;
-
-  std::unique_ptr<KubeFedClusterController> cluster_controller;
-  std::unique_ptr<SyncTypeControllers> type_controllers;
+  KubeFedClusterController cluster_controller;
+  SyncTypeControllers type_controllers;
   InformerLease ftc_informer;
   std::unique_ptr<FtcController> ftc_controller;
 };
@@ -71,74 +136,19 @@ ControllerManager::ControllerManager(ControlPlaneConfig config, std::shared_ptr<
                                      Clock& clock)
     : parts_(std::make_unique<Parts>(std::move(config), std::move(host), clock)) {}
 
-ControllerManager::~ControllerManager() { stop(); }
+ControllerManager::~ControllerManager() = default;
 
-Status ControllerManager::start() {
+void ControllerManager::addTo(Manager& manager) {
   Parts& p = *parts_;
-  KubeFedClusterControllerOptions cluster_options{
-      .kubefed_namespace = p.config.kubefed_namespace,
-      .period = p.config.health_period,
-      .timeout = p.config.health_timeout,
-      .failure_threshold = p.config.health_failure_threshold,
-      .success_threshold = p.config.health_success_threshold};
-  p.cluster_controller = std::make_unique<KubeFedClusterController>(
-      cluster_options, *p.cluster_controller_client, p.registry,
-      *p.recorders.forComponent("kubefedcluster-controller"), p.clock);
-  p.cluster_controller->start();
-
-  if (p.config.scheduler_preferences) {
-    // ReplicaSchedulingPreference scheduling is a later milestone (DESIGN.md roadmap 5).
-    spdlog::info(
-        "SchedulerPreferences is enabled but the scheduling manager is not part of this "
-        "build yet; ReplicaSchedulingPreferences are not acted on");
-  }
+  manager.add(p.recorders_runnable);
+  manager.add(p.informers_runnable);
+  manager.add(p.cluster_runnable);
+  manager.add(p.scheduling_notice);
   if (!p.config.push_reconciler) {
     spdlog::info("PushReconciler is disabled: no FederatedTypeConfig controller, no propagation");
-    return boost::outcome_v2::success();
+    return;
   }
-  KF_TRY(
-      lease,
-      p.host_informers.acquire(InformerKey{
-          .cluster = "", .resource = kTypeConfigs, .namespace_name = p.config.kubefed_namespace}));
-  p.ftc_informer = std::move(lease);
-  p.type_controllers = std::make_unique<SyncTypeControllers>(
-      SyncTypeControllers::Deps{.config = p.config,
-                                .host = p.host,
-                                .registry = p.registry,
-                                .host_informers = p.host_informers,
-                                .member_informers = p.member_informers,
-                                .recorders = p.recorders,
-                                .clock = p.clock});
-  p.ftc_controller = std::make_unique<FtcController>(
-      FtcControllerOptions{
-          .kubefed_namespace = p.config.kubefed_namespace,
-          .scoped_control_plane = p.config.namespaced_scope,
-          .raw_resource_status_collection = p.config.raw_resource_status_collection},
-      FtcControllerDeps{.host = *p.ftc_controller_client,
-                        .factory = *p.type_controllers,
-                        .events = *p.recorders.forComponent("federatedtypeconfig-controller"),
-                        .clock = p.clock,
-                        .ftc_informer = p.ftc_informer.informer()});
-  spdlog::info("Starting FederatedTypeConfig controller");
-  return p.ftc_controller->start();
-}
-
-void ControllerManager::stop() {
-  Parts& p = *parts_;
-  // Children before what they use: FTC controller (and every sync controller it runs), then the
-  // cluster controller, then the shared informers and the event senders.
-  if (p.ftc_controller) {
-    p.ftc_controller->stop();
-    spdlog::info("Stopped FederatedTypeConfig controller");
-  }
-  p.ftc_informer.release();
-  if (p.cluster_controller) {
-    p.cluster_controller->stop();
-    spdlog::info("Stopped cluster controller");
-  }
-  p.member_informers.stopAll();
-  p.host_informers.stopAll();
-  p.recorders.stopAll();
+  manager.add(p.ftc_runnable);
 }
 
 }  // namespace kf

@@ -1,14 +1,15 @@
 #pragma once
-// The controllers a leading controller manager runs (spec §2.1 step 8): the KubeFedCluster
-// controller always, and the FederatedTypeConfig controller (which starts a sync controller per
-// enabled type) when the PushReconciler gate is on. start() and stop() may be called once each;
-// stop() stops every controller and joins every thread they started.
+// The controllers a leading controller manager runs (spec §2.1 step 8), registered with the
+// runtime's Manager: the KubeFedCluster controller always, and the FederatedTypeConfig controller
+// (which starts a sync controller per enabled type) when the PushReconciler gate is on. The
+// Manager starts them once this process leads and stops them in reverse order, each joining
+// every thread it started, then the shared informers and the event senders.
 
 #include <memory>
 
-#include "apis/meta/api_error.h"
 #include "federation/client/rest_client.h"
 #include "federation/controller/control_plane_config.h"
+#include "federation/controller/manager.h"
 #include "federation/runtime/clock.h"
 
 namespace kf {
@@ -23,8 +24,8 @@ class ControllerManager {
   ControllerManager(const ControllerManager&) = delete;
   ControllerManager& operator=(const ControllerManager&) = delete;
 
-  Status start();
-  void stop();
+  // Registers every runnable with `manager`, which must not run longer than this object lives.
+  void addTo(Manager& manager);
 
  private:
   struct Parts;

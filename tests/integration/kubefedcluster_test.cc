@@ -106,7 +106,7 @@ class KubeFedClusterIntegrationTest : public ::testing::Test {
     options.success_threshold = 1;
     controller_ = std::make_unique<KubeFedClusterController>(options, *host_, registry_, *recorder_,
                                                              realClock());
-    controller_->start();
+    ASSERT_TRUE(controller_->start());
   }
 
   std::vector<core::ClusterCondition> conditions(const std::string& name) {
