@@ -276,7 +276,11 @@ node_kill_pods() {
 # directory (pod volumes, container root filesystems, pod network namespaces), removes the
 # network namespace (and with it every interface of the run), the cgroups and kubelet's log links.
 node_cleanup() {
-  local mount ns controller link
+  local mount ns controller link sandbox
+  # libcni caches results under the fixed /var/lib/cni, keyed by network and sandbox
+  for sandbox in "$RUN"/*/node/containerd/root/io.containerd.grpc.v1.cri/sandboxes/*; do
+    [[ -d $sandbox ]] && rm -f /var/lib/cni/results/*-"$(basename "$sandbox")"-*
+  done
   while read -r mount; do
     umount -l "$mount" 2>/dev/null || true
   done < <(awk -v run="$RUN/" 'index($5, run) == 1 {print $5}' /proc/self/mountinfo | sort -r)
@@ -290,5 +294,5 @@ node_cleanup() {
   for link in /var/log/containers/*; do
     [[ -L $link && $(readlink "$link") == "$RUN/"* ]] && rm -f "$link"
   done
-  rm -f /var/lib/cni/results/"$(node_cni_network)"-* 2>/dev/null || true
+  rm -f /var/lib/cni/results/"$(node_cni_network)"-*
 }
