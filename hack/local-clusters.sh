@@ -51,7 +51,10 @@
 #                                address) and 127.0.0.1 in there, nothing in the machine's
 #                                namespace; reach them with `exec` or by entering KF_NETNS.
 #                                Needs the node set: hack/build-kube-binaries.sh node.
-#   KF_NODE_IMAGES               OCI archives (space separated) imported into the node at `up`
+#   KF_NODE_MEMBERS=K            with KF_WITH_NODE=1: member1..memberK get a node too (each in
+#                                a network namespace of its own, linked to the main one); 0 by
+#                                default (members then only store objects: no Pods)
+#   KF_NODE_IMAGES               OCI archives (space separated) imported into every node at `up`
 #   KF_WITH_KCM=1                also run one kube-controller-manager per cluster (the
 #                                ServiceAccount admission plugin stays enabled; `up` waits until
 #                                the `default` ServiceAccount exists). Otherwise that plugin is
@@ -359,7 +362,7 @@ write_apiserver_cmd() { # write_apiserver_cmd NAME PORT
     --service-account-key-file="$c/sa.pub" --service-account-signing-key-file="$c/sa.key"
     --authorization-mode=RBAC
     --etcd-servers="$ETCD_URL" --etcd-prefix="/kf-$name/registry"
-    --service-cluster-ip-range=10.0.0.0/24
+    --service-cluster-ip-range="$NODE_SERVICE_CIDR"
     --allow-privileged=true
     --profiling=false
     # without it, an open watch keeps a SIGTERMed apiserver alive for its --request-timeout (60s)
@@ -497,7 +500,12 @@ cluster_names() { # cluster_names N
 up_reuse() {
   local n=$1 name
   load_env
-  if [[ $KF_MEMBER_COUNT != "$n" || $KF_WITH_KCM != "$WITH_KCM" || ${KF_WITH_NODE:-0} != "$WITH_NODE" ]]; then
+  local nodes=${KF_NODE_CLUSTERS:-}
+  if [[ $KF_MEMBER_COUNT != "$n" || $KF_WITH_KCM != "$WITH_KCM" || ${KF_WITH_NODE:-0} != "$WITH_NODE" ||
+    $nodes != "$(
+      IFS=,
+      printf '%s' "${NODE_CLUSTERS[*]}"
+    )" ]]; then
     die "$RUN is already up with $KF_MEMBER_COUNT members, KF_WITH_KCM=$KF_WITH_KCM," \
       "KF_WITH_NODE=${KF_WITH_NODE:-0} (asked: $n, $WITH_KCM, $WITH_NODE); run '$0 down' first"
   fi
@@ -524,6 +532,15 @@ cmd_up() {
   [[ $WITH_NODE == 1 ]] || WITH_NODE=0
   # the node's Deployments need kube-controller-manager
   [[ $WITH_NODE == 0 ]] || WITH_KCM=1
+  NODE_MEMBERS=0
+  [[ $WITH_NODE == 0 ]] || NODE_MEMBERS=${KF_NODE_MEMBERS:-0}
+  [[ $NODE_MEMBERS =~ ^[0-9]$ ]] && ((NODE_MEMBERS <= n)) ||
+    die "KF_NODE_MEMBERS must be 0..$n (members with a node), got '$NODE_MEMBERS'"
+  NODE_CLUSTERS=()
+  if [[ $WITH_NODE == 1 ]]; then
+    NODE_CLUSTERS=(host)
+    for ((i = 1; i <= NODE_MEMBERS; i++)); do NODE_CLUSTERS+=("member$i"); done
+  fi
 
   if [[ -d $RUN ]]; then
     if [[ -f $RUN/env ]] && any_recorded_alive; then
@@ -630,7 +647,7 @@ cmd_up() {
     done
   fi
 
-  [[ $WITH_NODE != 1 ]] || node_up host
+  for name in "${NODE_CLUSTERS[@]}"; do node_up "$name"; done
 
   ports=()
   for name in "${names[@]}"; do ports+=("$name:$(<"$RUN/$name/port")"); done
@@ -648,9 +665,15 @@ cmd_up() {
     printf 'KF_KUBECTL=%s\nKF_BIN_DIR=%s\n' "$KUBECTL" "$BIN_DIR"
     printf 'KF_WITH_NODE=%s\n' "$WITH_NODE"
     if [[ $WITH_NODE == 1 ]]; then
-      printf 'KF_NETNS=%s\nKF_NODE_IP=%s\nKF_NODE_CLUSTERS=host\n' "$(<"$RUN/netns")" "$NODE_IP"
-      printf 'KF_HOST_NODE=%s\nKF_HOST_CONTAINERD_SOCKET=%s\n' "${NODE_NAME_PREFIX}host" \
-        "$(node_dir host)/containerd.sock"
+      printf 'KF_NETNS=%s\nKF_NODE_IP=%s\nKF_NODE_CLUSTERS=%s\n' "$(<"$RUN/netns")" "$NODE_IP" \
+        "$(
+          IFS=,
+          printf '%s' "${NODE_CLUSTERS[*]}"
+        )"
+      for name in "${NODE_CLUSTERS[@]}"; do
+        printf 'KF_%s_NODE=%s\nKF_%s_CONTAINERD_SOCKET=%s\n' "$(upper "$name")" \
+          "$NODE_NAME_PREFIX$name" "$(upper "$name")" "$(node_dir "$name")/containerd.sock"
+      done
     fi
     for name in "${names[@]}"; do
       local key

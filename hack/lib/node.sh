@@ -4,29 +4,44 @@
 # REPO_ROOT, log, die, launch, alive, pid_of, terminate and in_net.
 #
 # Network rule: everything of a run with a node (etcd, the API servers, the controller managers,
-# the node and its pods) lives in ONE network namespace that this script creates
+# the host's node and its pods) lives in ONE network namespace that this script creates
 # (`ip netns add kf-<hash of the run dir>`), with no link to the machine's own namespace: its
 # loopback, which also holds the node address (NODE_IP, also the API servers' advertise address),
-# a blackhole default route (so nothing can leave), and the pods' bridge. Private
-# addresses exist only in there; the machine's namespace sees none of it. Tools and tests reach
-# the clusters by running inside it (`hack/local-clusters.sh exec CMD...`, or setns(2) to the
-# path in KF_NETNS). No image is ever pulled: the namespace has no route out, the sandbox image
-# is built here (images/pause) and imported, and every other image is imported the same way
+# a blackhole default route (so nothing can leave) and the pods' bridge (the Service network is
+# routed there). Private addresses exist only in there (and in the member nodes' namespaces
+# below); the machine's namespace sees none of it. Tools and tests reach the clusters by running
+# inside it (`hack/local-clusters.sh exec CMD...`, or setns(2) to the path in KF_NETNS). No image
+# is ever pulled: the namespace has no route out, the sandbox image is built here (images/pause)
+# and imported, and every other image is imported the same way
 # (`hack/local-clusters.sh load-image ARCHIVE`, which hack/build-image.sh calls).
 
 # shellcheck source=hack/lib/oci.sh
 . "$REPO_ROOT/hack/lib/oci.sh"
 
-NODE_IP=10.98.0.1            # the node's (and the API servers') address inside the namespace
-NODE_POD_CIDR=10.244.0.0/24  # the node's pods
-NODE_CLUSTER_CIDR=10.244.0.0/16
-NODE_SERVICE_IP=10.0.0.1     # first address of the API servers' --service-cluster-ip-range
+#
+# Member nodes (KF_NODE_MEMBERS=N: member1..memberN get one each) live in a namespace of their own
+# (kube-proxy owns its namespace's iptables), `kf-<hash>-<member>`, linked to the main one by a
+# veth pair: 10.99.K.1 (main side) - 10.99.K.2 (the node's address), pods 10.244.K.0/24 routed
+# through it; the node reaches its API server at NODE_IP through its default route.
+
+NODE_IP=10.98.0.1            # the host node's (and the API servers') address, main namespace
+NODE_SERVICE_CIDR=10.0.0.0/24  # the API servers' --service-cluster-ip-range
+NODE_SERVICE_IP=10.0.0.1     # its first address: the `kubernetes` Service
 NODE_NAME_PREFIX=kf-node-
 
-node_netns_name() { printf 'kf-%s\n' "$(printf '%s' "$RUN" | md5sum | cut -c1-10)"; }
+node_hash() { printf '%s' "$RUN" | md5sum | cut -c1-10; }
+node_netns_name() { printf 'kf-%s\n' "$(node_hash)"; }
 node_dir() { printf '%s\n' "$RUN/$1/node"; }
-node_cgroup_root() { printf '/kubefed-cpp-%s\n' "$(node_netns_name)"; }
-node_cni_network() { printf 'kubefed-cpp-%s\n' "$(node_netns_name)"; }
+node_cgroup_root() { printf '/kubefed-cpp-%s-%s\n' "$(node_hash)" "$1"; }
+node_cni_network() { printf 'kubefed-cpp-%s-%s\n' "$(node_hash)" "$1"; }
+# node_index CLUSTER: 0 for host, K for memberK
+node_index() { [[ $1 == host ]] && echo 0 || echo "${1#member}"; }
+node_address() { [[ $1 == host ]] && echo "$NODE_IP" || echo "10.99.$(node_index "$1").2"; }
+node_pod_cidr() { echo "10.244.$(node_index "$1").0/24"; }
+# node_netns CLUSTER: the namespace the cluster's node runs in
+node_netns() {
+  [[ $1 == host ]] && echo "/run/netns/$(node_netns_name)" || echo "/run/netns/$(node_netns_name)-$1"
+}
 
 node_resolve_tools() {
   local tool
@@ -55,9 +70,36 @@ node_netns_create() {
   # blackhole default route answers anything else with "unreachable" at once
   in_net ip addr add "$NODE_IP/32" dev lo
   in_net ip route add blackhole default
+  # the host node's pod bridge exists from the start (the CNI bridge plugin adopts it), with a
+  # route for the Service network: a connection to a ClusterIP (the API server calling a webhook
+  # Service) needs a route before kube-proxy's OUTPUT rules rewrite it to a pod address
+  in_net ip link add kf-cni0 type bridge
+  in_net ip addr add "$(node_pod_cidr host | cut -d. -f1-3).1/24" dev kf-cni0
+  in_net ip link set kf-cni0 up
+  in_net ip route add "$NODE_SERVICE_CIDR" dev kf-cni0
   in_net sysctl -qw net.ipv4.ip_forward=1 net.bridge.bridge-nf-call-iptables=1 \
     net.bridge.bridge-nf-call-ip6tables=1
-  log "network namespace $ns (node address $NODE_IP, pods $NODE_POD_CIDR)"
+  log "network namespace $ns (API servers and the host's node at $NODE_IP)"
+}
+
+# node_member_netns_create MEMBER: the member node's namespace and its link to the main one.
+node_member_netns_create() {
+  local name=$1 k ns main
+  k=$(node_index "$name")
+  ns=$(node_netns_name)-$name
+  main=$(node_netns_name)
+  ip netns add "$ns"
+  ip -n "$main" link add "kf-$name" type veth peer name eth0 netns "$ns"
+  ip -n "$main" addr add "10.99.$k.1/24" dev "kf-$name"
+  ip -n "$main" link set "kf-$name" up
+  ip -n "$main" route add "$(node_pod_cidr "$name")" via "$(node_address "$name")"
+  ip -n "$ns" link set lo up
+  ip -n "$ns" addr add "$(node_address "$name")/24" dev eth0
+  ip -n "$ns" link set eth0 up
+  ip -n "$ns" route add default via "10.99.$k.1"
+  ip netns exec "$ns" sysctl -qw net.ipv4.ip_forward=1 net.bridge.bridge-nf-call-iptables=1 \
+    net.bridge.bridge-nf-call-ip6tables=1
+  log "network namespace $ns (node address $(node_address "$name"), pods $(node_pod_cidr "$name"))"
 }
 
 node_write_containerd_config() { # node_write_containerd_config CLUSTER
@@ -98,14 +140,14 @@ EOF
   cat >"$n/cni/net.d/10-kubefed-cpp.conflist" <<EOF
 {
   "cniVersion": "0.4.0",
-  "name": "$(node_cni_network)",
+  "name": "$(node_cni_network "$1")",
   "plugins": [
     {
       "type": "bridge", "bridge": "kf-cni0", "isGateway": true, "ipMasq": false,
       "hairpinMode": true,
       "ipam": {
         "type": "host-local", "dataDir": "$n/cni/ipam",
-        "ranges": [[{"subnet": "$NODE_POD_CIDR", "gateway": "${NODE_POD_CIDR%.*}.1"}]],
+        "ranges": [[{"subnet": "$(node_pod_cidr "$1")", "gateway": "$(node_pod_cidr "$1" | cut -d. -f1-3).1"}]],
         "routes": [{"dst": "0.0.0.0/0"}]
       }
     }
@@ -125,7 +167,7 @@ apiVersion: kubelet.config.k8s.io/v1beta1
 kind: KubeletConfiguration
 containerRuntimeEndpoint: unix://$n/containerd.sock
 cgroupDriver: cgroupfs
-cgroupRoot: $(node_cgroup_root)
+cgroupRoot: $(node_cgroup_root "$name")
 podLogsDir: $n/pod-logs
 resolvConf: $n/resolv.conf
 readOnlyPort: 0
@@ -146,7 +188,7 @@ shutdownGracePeriod: 0s
 EOF
   printf '%s\n' "$BIN_DIR/kubelet" --config="$n/kubelet.yaml" --kubeconfig="$RUN/$name/kubeconfig" \
     --root-dir="$n/kubelet" --cert-dir="$n/kubelet/pki" --hostname-override="$NODE_NAME_PREFIX$name" \
-    --node-ip="$NODE_IP" --v=1 >"$n/kubelet.cmd"
+    --node-ip="$(node_address "$name")" --v=1 >"$n/kubelet.cmd"
 }
 
 node_write_proxy_and_scheduler() { # node_write_proxy_and_scheduler CLUSTER
@@ -158,7 +200,7 @@ kind: KubeProxyConfiguration
 mode: iptables
 clientConnection: {kubeconfig: $RUN/$name/kubeconfig}
 hostnameOverride: $NODE_NAME_PREFIX$name
-clusterCIDR: $NODE_CLUSTER_CIDR
+clusterCIDR: $(node_pod_cidr "$name")
 healthzBindAddress: 127.0.0.1:10256
 metricsBindAddress: 127.0.0.1:10249
 conntrack: {maxPerCore: 0, min: 0}
@@ -170,10 +212,10 @@ EOF
     --leader-elect=false --bind-address=127.0.0.1 --secure-port=10259 --v=1 >"$n/kube-scheduler.cmd"
 }
 
-# node_cgroups_create: kubelet wants its --cgroup-root to exist in every controller.
+# node_cgroups_create CLUSTER: kubelet wants its --cgroup-root to exist in every controller.
 node_cgroups_create() {
   local controller root
-  root=$(node_cgroup_root)
+  root=$(node_cgroup_root "$1")
   for controller in /sys/fs/cgroup/*/; do
     [[ -L ${controller%/} ]] || mkdir -p "$controller${root#/}"
   done
@@ -240,7 +282,10 @@ node_up() {
   node_write_containerd_config "$name"
   node_write_kubelet_config "$name"
   node_write_proxy_and_scheduler "$name"
-  node_cgroups_create
+  node_cgroups_create "$name"
+  # the node's processes run in the node's namespace (the host's: the main one)
+  local NET_PREFIX=(nsenter "--net=$(node_netns "$name")" --)
+  [[ $name == host ]] || node_member_netns_create "$name"
   launch "containerd-$name" "$n/containerd.log" "$n/containerd.cmd"
   node_wait_containerd "$name" "$deadline"
   node_load_image "$name" "$pause"
@@ -258,12 +303,13 @@ node_up() {
 # node_kill_pods: kills what runs in the nodes' pods (every process in their cgroups), then the
 # containerd shims of this run (their command line names our containerd's socket).
 node_kill_pods() {
-  local procs pid cmdline root=/sys/fs/cgroup/pids$(node_cgroup_root)
-  if [[ -d $root ]]; then
+  local procs pid cmdline root
+  for root in /sys/fs/cgroup/pids/kubefed-cpp-"$(node_hash)"-*; do
+    [[ -d $root ]] || continue
     while read -r procs; do
       while read -r pid; do kill -KILL "$pid" 2>/dev/null || true; done <"$procs"
     done < <(find "$root" -name cgroup.procs)
-  fi
+  done
   for cmdline in /proc/[0-9]*/cmdline; do
     pid=${cmdline#/proc/}
     pid=${pid%/cmdline}
@@ -284,15 +330,16 @@ node_cleanup() {
   while read -r mount; do
     umount -l "$mount" 2>/dev/null || true
   done < <(awk -v run="$RUN/" 'index($5, run) == 1 {print $5}' /proc/self/mountinfo | sort -r)
-  ns=$(node_netns_name)
-  if ip netns list | grep -qw "$ns"; then ip netns del "$ns" || log "could not remove network namespace $ns"; fi
-  for controller in /sys/fs/cgroup/*/; do
-    [[ -d $controller$(node_cgroup_root) ]] || continue
-    find "$controller$(node_cgroup_root)" -depth -type d -exec rmdir {} + 2>/dev/null || true
+  while read -r ns; do
+    ip netns del "$ns" || log "could not remove network namespace $ns"
+  done < <(ip netns list | awk -v main="$(node_netns_name)" '$1 == main || index($1, main "-") == 1 {print $1}')
+  for controller in /sys/fs/cgroup/*/kubefed-cpp-"$(node_hash)"-*; do
+    [[ -d $controller ]] || continue
+    find "$controller" -depth -type d -exec rmdir {} + 2>/dev/null || true
   done
   # kubelet links container logs into the fixed /var/log/containers; drop the links into our run
   for link in /var/log/containers/*; do
     [[ -L $link && $(readlink "$link") == "$RUN/"* ]] && rm -f "$link"
   done
-  rm -f /var/lib/cni/results/"$(node_cni_network)"-*
+  rm -f /var/lib/cni/results/kubefed-cpp-"$(node_hash)"-*
 }
