@@ -1,9 +1,10 @@
 // The chart-installed admission webhook guards KubeFed's objects through the API server (a few
-// cases; every rule is tested against the handlers themselves).
+// cases; every rule is tested against the handlers themselves) and defaults KubeFedConfigs.
 
 #include <gtest/gtest.h>
 
 #include "tests/node/control_plane.h"
+#include "tests/node/workload.h"
 
 namespace kf::node {
 namespace {
@@ -45,6 +46,26 @@ TEST(WebhookTest, InvalidObjectsAreRejectedWithKubefedMessages) {
     EXPECT_NE(out.find(rejected.message), std::string::npos) << rejected.what << ": " << out;
     EXPECT_NE(out.find("admission webhook"), std::string::npos) << rejected.what << ": " << out;
   }
+}
+
+TEST(WebhookTest, APartialKubefedConfigIsStoredDefaulted) {
+  if (!webhookBuilt()) GTEST_SKIP() << "no webhook binary in this build (cmd/webhook)";
+  ASSERT_NO_FATAL_FAILURE(ensureInstalled(Scope::kCluster));
+  FederatedTestNamespace ns("defaulting", /*federate=*/false);
+  std::string out;
+  ASSERT_TRUE(applyYaml("host",
+                        "apiVersion: core.kubefed.io/v1beta1\nkind: KubeFedConfig\nmetadata:\n"
+                        "  name: partial\n  namespace: " +
+                            ns.name() + "\nspec:\n  scope: Cluster\n",
+                        &out))
+      << out;
+  Json stored = getObject("host", "kubefedconfigs", "partial", ns.name());
+  ASSERT_TRUE(stored.is_object());
+  EXPECT_EQ(stored["spec"]["controllerDuration"].value("availableDelay", ""), "20s")
+      << stored.dump();
+  EXPECT_EQ(stored["spec"]["leaderElect"].value("resourceLock", ""), "configmaps");
+  EXPECT_EQ(stored["spec"]["syncController"].value("adoptResources", ""), "Enabled");
+  EXPECT_EQ(stored["spec"].value("featureGates", Json::array()).size(), 3u);
 }
 
 }  // namespace
