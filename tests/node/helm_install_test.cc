@@ -71,5 +71,17 @@ TEST(HelmInstallTest, DefaultTypesAreEnabledAndTheirControllersRun) {
   }
 }
 
+TEST(HelmInstallTest, NoImageIsEverPulled) {
+  ASSERT_NO_FATAL_FAILURE(ensureInstalled(Scope::kCluster));
+  // kubelet reports every pull it starts or fails as an event
+  CommandResult events = kubectl(
+      "host", "get events --all-namespaces -o custom-columns=REASON:.reason,MESSAGE:.message");
+  ASSERT_EQ(events.status, 0) << events.output;
+  EXPECT_NE(events.output.find("Started"), std::string::npos) << "no container events at all";
+  for (const char* reason : {"Pulling", "ErrImagePull", "ImagePullBackOff"}) {
+    EXPECT_EQ(events.output.find(reason), std::string::npos) << events.output;
+  }
+}
+
 }  // namespace
 }  // namespace kf::node
