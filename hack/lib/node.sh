@@ -55,14 +55,24 @@ node_resolve_tools() {
     die "CNI plugins not found in /usr/lib/cni (apt-get install containernetworking-plugins)"
 }
 
+# node_netns_add NAME: `ip netns add`; a namespace of that name left by an earlier run of this run
+# directory (ours, by its name) that could not clean up is removed first if nothing runs in it.
+node_netns_add() {
+  local ns=$1
+  if ip netns list | awk '{print $1}' | grep -qx "$ns"; then
+    [[ -z $(ip netns pids "$ns") ]] ||
+      die "network namespace $ns exists and processes run in it; '$0 down' stops them"
+    log "removing the stale network namespace $ns"
+    ip netns del "$ns"
+  fi
+  ip netns add "$ns"
+}
+
 # node_netns_create: the namespace everything of this run lives in (see the top of this file).
 node_netns_create() {
   local ns
   ns=$(node_netns_name)
-  if ip netns list | grep -qw "$ns"; then
-    die "network namespace $ns exists already (an earlier run?); '$0 down' removes it"
-  fi
-  ip netns add "$ns"
+  node_netns_add "$ns"
   printf '/run/netns/%s\n' "$ns" >"$RUN/netns"
   NET_PREFIX=(nsenter "--net=/run/netns/$ns" --)
   in_net ip link set lo up
@@ -88,7 +98,7 @@ node_member_netns_create() {
   k=$(node_index "$name")
   ns=$(node_netns_name)-$name
   main=$(node_netns_name)
-  ip netns add "$ns"
+  node_netns_add "$ns"
   ip -n "$main" link add "kf-$name" type veth peer name eth0 netns "$ns"
   ip -n "$main" addr add "10.99.$k.1/24" dev "kf-$name"
   ip -n "$main" link set "kf-$name" up
