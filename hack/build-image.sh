@@ -2,7 +2,8 @@
 # Builds the kubefed-cpp container image without a registry or a Docker engine: Debian's buildah,
 # FROM scratch, holding only /hyperfed/controller-manager, /hyperfed/webhook and
 # /hyperfed/kubefedctl (whichever of them the build has; controller-manager and kubefedctl are
-# required), exactly the shared libraries they load (from ldd), the CA certificates and a passwd
+# required; debug information stripped), exactly the shared libraries they load (from ldd), the
+# CA certificates and a passwd
 # entry for uid 1001, which it runs as. Writes an OCI archive and, when a local node runs
 # (KF_WITH_NODE=1 hack/local-clusters.sh up, same KF_RUN_DIR), imports it into the node's
 # containerd, so that `helm install kubefed charts/kubefed` runs it as it is: the chart's default
@@ -53,7 +54,8 @@ chmod 1777 "$ROOTFS/tmp"
 copy_with_libraries() {
   local binary=$1 library
   ! ldd "$binary" | grep 'not found' >&2 || die "$binary needs libraries this machine lacks"
-  cp "$binary" "$ROOTFS/hyperfed/"
+  # debug information stays in the build (the symbols stay too, for backtraces)
+  strip --strip-debug -o "$ROOTFS/hyperfed/$(basename "$binary")" "$binary"
   while read -r library; do
     [[ -e $ROOTFS$library ]] && continue
     mkdir -p "$ROOTFS$(dirname "$library")"
