@@ -3,11 +3,10 @@
 # FROM scratch, holding only /hyperfed/controller-manager, /hyperfed/webhook and
 # /hyperfed/kubefedctl (whichever of them the build has; controller-manager and kubefedctl are
 # required; debug information stripped), exactly the shared libraries they load (from ldd), the
-# CA certificates and a passwd
-# entry for uid 1001, which it runs as. Writes an OCI archive and, when a local node runs
-# (KF_WITH_NODE=1 hack/local-clusters.sh up, same KF_RUN_DIR), imports it into the node's
-# containerd, so that `helm install kubefed charts/kubefed` runs it as it is: the chart's default
-# image values name exactly this image.
+# CA certificates and a passwd entry for uid 1001, which it runs as. Writes an OCI archive and,
+# when a local node runs (KF_WITH_NODE=1 hack/local-clusters.sh up, same KF_RUN_DIR), imports it
+# into the node's containerd, so that `helm install kubefed charts/kubefed` runs it as it is: the
+# chart's default image values name exactly this image.
 #
 # Usage: hack/build-image.sh [BUILD_DIR]   (default: build/release; CI gives build/dev)
 #        the LAST line on stdout is the archive's path; everything else goes to stderr
