@@ -1,6 +1,7 @@
 #include "federation/scheduling/pod_analysis.h"
 
 #include "apis/meta/field_errors.h"
+#include "federation/scheduling/object_fields.h"
 #include "federation/scheduling/rfc3339_time.h"
 
 namespace kf::scheduling {
@@ -19,23 +20,8 @@ Result<std::string> podString(const Json& object, const char* key, const meta::F
   return meta::readString(*it, path.child(key));
 }
 
-// metadata.<key> when it is a string, else "" (only used to name the pod in errors).
-std::string metadataString(const Json& pod, const char* key) {
-  if (!pod.is_object()) return "";
-  auto metadata = pod.find("metadata");
-  if (metadata == pod.end() || !metadata->is_object()) return "";
-  auto value = metadata->find(key);
-  return value != metadata->end() && value->is_string() ? value->get<std::string>() : "";
-}
-
-std::string podName(const Json& pod) {
-  const std::string ns = metadataString(pod, "namespace");
-  const std::string name = metadataString(pod, "name");
-  return ns.empty() ? name : ns + "/" + name;
-}
-
 ApiError inPod(const Json& pod, ApiError error) {
-  error.message = "pod " + meta::goQuote(podName(pod)) + ": " + error.message;
+  error.message = "pod " + meta::goQuote(objectKey(pod)) + ": " + error.message;
   return error;
 }
 
