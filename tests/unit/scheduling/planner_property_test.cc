@@ -160,7 +160,9 @@ TEST(PlannerPropertyTest, RespectsMinimumsAndMaximums) {
         continue;
       }
       ASSERT_GE(replicas, 0) << describe(c, plan);
-      if (const auto limit = limitOf(c, name)) ASSERT_LE(replicas, *limit) << describe(c, plan);
+      if (const auto limit = limitOf(c, name)) {
+        ASSERT_LE(replicas, *limit) << describe(c, plan);
+      }
       if (!with_capacity && minimums <= c.spec.total_replicas) {
         ASSERT_GE(replicas, preferences->min_replicas) << name << "\n" << describe(c, plan);
       }
@@ -254,7 +256,9 @@ TEST(PlannerPropertyTest, OverflowIsBoundedByCapacityAndWhatIsLeft) {
       ASSERT_TRUE(c.capacity.count(name)) << name << "\n" << describe(c, plan);
       ASSERT_GT(replicas, 0) << describe(c, plan);
       ASSERT_EQ(plan.replicas.at(name), c.capacity.at(name)) << describe(c, plan);
-      if (!c.spec.rebalance) ASSERT_LE(replicas, unplaced) << describe(c, plan);
+      if (!c.spec.rebalance) {
+        ASSERT_LE(replicas, unplaced) << describe(c, plan);
+      }
     }
     with_overflow += plan.overflow.empty() ? 0 : 1;
   }
