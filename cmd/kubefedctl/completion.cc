@@ -86,8 +86,10 @@ const char* kFishScript = R"(# fish completion for kubefedctl
 
 function __kubefedctl_complete
     set -l tokens (commandline -opc)
+    set -l program $tokens[1]
+    set -e tokens[1]
     set -l current (commandline -ct)
-    set -l lines ($tokens[1] __complete $tokens[2..-1] "$current" 2>/dev/null)
+    set -l lines ($program __complete $tokens "$current" 2>/dev/null)
     test (count $lines) -gt 0; or return
     set -l directive $lines[-1]
     set -e lines[-1]

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "cmd/kubefedctl/host_resources.h"
 #include "federation/client/discovery.h"
 #include "federation/client/resource_client.h"
 #include "federation/crdgen/lookup.h"
@@ -11,11 +12,8 @@
 namespace kf::kubefedctl {
 namespace {
 
-const GroupVersionResource kTypeConfigResource{"core.kubefed.io", "v1beta1", "federatedtypeconfigs",
-                                               true};
 const GroupVersionResource kKubeFedClusterResource{"core.kubefed.io", "v1beta1", "kubefedclusters",
                                                    true};
-const GroupVersionResource kNamespaceResource{"", "v1", "namespaces", false};
 
 // A shell waits for completion: one attempt with short deadlines, never a retry loop.
 std::unique_ptr<RestClient> completionClient(const GlobalOptions& global) {
@@ -59,12 +57,12 @@ std::vector<std::string> contextNames(const GlobalOptions& global) {
 }
 
 std::vector<std::string> typeConfigNames(const GlobalOptions& global) {
-  return names(listed(global, kTypeConfigResource, global.kubefed_namespace));
+  return names(listed(global, kTypeConfigs, global.kubefed_namespace));
 }
 
 std::vector<std::string> federatedTypeNames(const GlobalOptions& global) {
   std::set<std::string> out;
-  for (const auto& ftc : listed(global, kTypeConfigResource, global.kubefed_namespace)) {
+  for (const auto& ftc : listed(global, kTypeConfigs, global.kubefed_namespace)) {
     const Json federated = ftc.value("spec", Json::object()).value("federatedType", Json::object());
     if (federated.contains("pluralName")) out.insert(federated.value("pluralName", ""));
   }
@@ -76,7 +74,7 @@ std::vector<std::string> kubefedClusterNames(const GlobalOptions& global) {
 }
 
 std::vector<std::string> namespaceNames(const GlobalOptions& global) {
-  return names(listed(global, kNamespaceResource, ""));
+  return names(listed(global, kNamespaces, ""));
 }
 
 std::vector<std::string> apiTypeNames(const GlobalOptions& global) {

@@ -16,9 +16,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool haveShell(const std::string& shell) {
-  return runShell("command -v " + shell).exit_code == 0;
-}
+bool haveShell(const std::string& shell) { return runShell("command -v " + shell).exit_code == 0; }
 
 // The shell runs with the built kubefedctl first on PATH and the local clusters' kubeconfig.
 RunResult inShell(const std::string& shell, const std::string& script) {
@@ -77,8 +75,7 @@ TEST_F(CompletionE2ETest, BashCompletesCommandsContextsTypesAndFlags) {
             "federatedconfigmaps\n");
   EXPECT_EQ(bashCompletes("kubefedctl federate --enable-t").out, "--enable-type\n");
   // Objects of the type, in the namespace -n names.
-  EXPECT_EQ(bashCompletes("kubefedctl federate cm -n kube-public kube-r").out,
-            "kube-root-ca.crt\n")
+  EXPECT_EQ(bashCompletes("kubefedctl federate cm -n kube-public kube-r").out, "kube-root-ca.crt\n")
       << "kube-controller-manager publishes the root CA in every namespace";
 }
 

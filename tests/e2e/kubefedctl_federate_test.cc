@@ -109,8 +109,8 @@ TEST_F(FederateE2ETest, FederatesAnObjectIntoItsFederatedType) {
   ASSERT_EQ(run.exit_code, 0) << describe(run);
   EXPECT_EQ(run.out, "");
   // Logged as klog logs: on stderr.
-  EXPECT_TRUE(contains(run.err, "Successfully created FederatedConfigMap \"" + ns() +
-                                    "/settings\" from ConfigMap"))
+  EXPECT_TRUE(contains(
+      run.err, "Successfully created FederatedConfigMap \"" + ns() + "/settings\" from ConfigMap"))
       << run.err;
   EXPECT_TRUE(contains(run.err, "Annotations defined for ConfigMap \"" + ns() +
                                     "/settings\" will not appear in the template"))
@@ -118,15 +118,16 @@ TEST_F(FederateE2ETest, FederatesAnObjectIntoItsFederatedType) {
   auto object = federated(kFederatedConfigMaps, "settings");
   ASSERT_TRUE(object) << object.error().describe();
   EXPECT_EQ(object.value()["spec"]["template"],
-            Json::parse(R"({"data": {"key": "value-settings"}, "metadata": {"labels": {"app": "shop"}}})"));
+            Json::parse(
+                R"({"data": {"key": "value-settings"}, "metadata": {"labels": {"app": "shop"}}})"));
   EXPECT_EQ(object.value()["spec"]["placement"],
             Json::parse(R"({"clusterSelector": {"matchLabels": {}}})"));
 
   // Federating it again fails: the federated object exists.
   RunResult again = runKubefedctl({"federate", "cm", "settings", "--namespace", ns()});
   EXPECT_EQ(again.exit_code, 255) << describe(again);
-  EXPECT_TRUE(contains(again.err, "Error: Error creating federated resource \"" + ns() +
-                                      "/settings\": "))
+  EXPECT_TRUE(
+      contains(again.err, "Error: Error creating federated resource \"" + ns() + "/settings\": "))
       << again.err;
   EXPECT_TRUE(contains(again.err, "already exists")) << again.err;
 }
@@ -148,8 +149,9 @@ TEST_F(FederateE2ETest, ReportsUnknownTypesMissingObjectsAndTypesNotEnabled) {
   createSecret("token");
   RunResult not_enabled = runKubefedctl({"federate", "secrets", "token", "-n", ns()});
   EXPECT_EQ(not_enabled.exit_code, 255);
-  EXPECT_TRUE(contains(not_enabled.err, "\"secrets\" not found. Consider using '--enable-type' to "
-                                        "optionally enable type while federating the resource"))
+  EXPECT_TRUE(contains(not_enabled.err,
+                       "\"secrets\" not found. Consider using '--enable-type' to "
+                       "optionally enable type while federating the resource"))
       << not_enabled.err;
 
   createConfigMap("plain");
@@ -164,11 +166,12 @@ TEST_F(FederateE2ETest, OutputYamlNeedsNoTypeConfigAndCreatesNothing) {
   createSecret("token");
   RunResult run = runKubefedctl({"federate", "secrets", "token", "-n", ns(), "-o", "yaml"});
   ASSERT_EQ(run.exit_code, 0) << describe(run);
-  EXPECT_EQ(run.out, "---\napiVersion: types.kubefed.io/v1beta1\nkind: FederatedSecret\n"
-                     "metadata:\n  name: token\n  namespace: " +
-                         ns() +
-                         "\nspec:\n  placement:\n    clusterSelector:\n      matchLabels: {}\n"
-                         "  template:\n    data:\n      k: dg==\n    type: Opaque\n");
+  EXPECT_EQ(run.out,
+            "---\napiVersion: types.kubefed.io/v1beta1\nkind: FederatedSecret\n"
+            "metadata:\n  name: token\n  namespace: " +
+                ns() +
+                "\nspec:\n  placement:\n    clusterSelector:\n      matchLabels: {}\n"
+                "  template:\n    data:\n      k: dg==\n    type: Opaque\n");
   EXPECT_FALSE(ResourceClient(*client_, kCrds).get("federatedsecrets.types.kubefed.io"));
 }
 
@@ -196,10 +199,10 @@ TEST_F(FederateE2ETest, NamespaceDefaultsToTheHostContextsNamespace) {
   const fs::path kubeconfig = dir_ / "kubeconfig";
   fs::copy_file(LocalClusters::get().kubeconfigPath(), kubeconfig);
   std::string output;
-  ASSERT_EQ(LocalClusters::get().kubectl(
-                "host", "config set-context host --namespace " + ns() + " --kubeconfig " +
-                            kubeconfig.string(),
-                &output),
+  ASSERT_EQ(LocalClusters::get().kubectl("host",
+                                         "config set-context host --namespace " + ns() +
+                                             " --kubeconfig " + kubeconfig.string(),
+                                         &output),
             0)
       << output;
   RunResult run = runShell(shellQuoted(kubefedctlBinary()) +
@@ -246,7 +249,7 @@ TEST_F(FederateE2ETest, ContentsFederatesTheNamespaceAndWhatItHolds) {
   EXPECT_TRUE(contains(yaml.out, "kind: FederatedSecret\nmetadata:\n  name: two\n"));
   EXPECT_FALSE(contains(yaml.out, "FederatedServiceAccount"));
   RunResult no_core = runKubefedctl({"federate", "namespaces", ns(), "-c", "-o", "yaml", "-s",
-                                  "serviceaccounts", "-s", "secrets"});
+                                     "serviceaccounts", "-s", "secrets"});
   ASSERT_EQ(no_core.exit_code, 0) << describe(no_core);
   EXPECT_FALSE(contains(no_core.out, "FederatedSecret"));
   EXPECT_TRUE(contains(no_core.out, "FederatedConfigMap"));
@@ -258,9 +261,9 @@ TEST_F(FederateE2ETest, FilenameReadsDocumentsDirectoriesAndStdin) {
   const std::string deployment =
       "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: shop\n"
       "spec:\n  replicas: 2\n";
-  const fs::path file =
-      write("two.yaml", deployment + "---\napiVersion: v1\nkind: Namespace\nmetadata:\n"
-                                     "  name: shop\n");
+  const fs::path file = write("two.yaml", deployment +
+                                              "---\napiVersion: v1\nkind: Namespace\nmetadata:\n"
+                                              "  name: shop\n");
   RunResult from_file = runKubefedctl({"federate", "-f", file.string()});
   ASSERT_EQ(from_file.exit_code, 0) << describe(from_file);
   EXPECT_EQ(from_file.out,
@@ -319,8 +322,9 @@ TEST_F(FederateE2ETest, FilenameErrorsNameWhatCouldNotBeRead) {
 
   RunResult with_args = runKubefedctl({"federate", "-f", bad.string(), "configmaps", "x"});
   EXPECT_EQ(with_args.exit_code, 255);
-  EXPECT_EQ(with_args.err, "Error: Flag '--filename' does not take any args. Got args: "
-                           "[configmaps x]\n");
+  EXPECT_EQ(with_args.err,
+            "Error: Flag '--filename' does not take any args. Got args: "
+            "[configmaps x]\n");
 }
 
 TEST_F(FederateE2ETest, LogsGoToTheLogFileWithLogtostderrFalse) {
@@ -328,14 +332,14 @@ TEST_F(FederateE2ETest, LogsGoToTheLogFileWithLogtostderrFalse) {
   createConfigMap("logged");
   const fs::path log = dir_ / "kubefedctl.log";
   RunResult run = runKubefedctl({"federate", "configmaps", "logged", "-n", ns(), "--v=2",
-                              "--logtostderr=false", "--log-file", log.string()});
+                                 "--logtostderr=false", "--log-file", log.string()});
   ASSERT_EQ(run.exit_code, 0) << describe(run);
   EXPECT_FALSE(contains(run.err, "Successfully created")) << run.err;
   EXPECT_TRUE(contains(readFile(log.string()), "] Successfully created FederatedConfigMap"))
       << readFile(log.string());
 
   RunResult bare = runKubefedctl({"federate", "configmaps", "logged", "-n", ns(), "-o", "yaml",
-                               "--skip-headers", "--vmodule=federate=4", "-v", "1"});
+                                  "--skip-headers", "--vmodule=federate=4", "-v", "1"});
   ASSERT_EQ(bare.exit_code, 0) << describe(bare);
   EXPECT_TRUE(contains(bare.err, "--vmodule is accepted but ignored")) << bare.err;
   EXPECT_EQ(bare.err.rfind("--vmodule", 0), 0u) << "no klog header: " << bare.err;
@@ -351,7 +355,8 @@ TEST_F(FederateE2ETest, OrphaningDeletionEnablesDisablesAndReports) {
   };
   auto annotation = [&] {
     auto object = federated(kFederatedConfigMaps, "kept");
-    return object ? object.value()["metadata"].value("annotations", Json::object())
+    return object ? object.value()["metadata"]
+                        .value("annotations", Json::object())
                         .value("kubefed.io/orphan", "<none>")
                   : "<error>";
   };
@@ -368,21 +373,23 @@ TEST_F(FederateE2ETest, OrphaningDeletionEnablesDisablesAndReports) {
   EXPECT_EQ(annotation(), "<none>");
   EXPECT_EQ(orphan("status", "fcm").out, "Disabled\n");
 
-  RunResult not_federated = runKubefedctl({"orphaning-deletion", "status", "cm", "kept", "-n", ns()});
+  RunResult not_federated =
+      runKubefedctl({"orphaning-deletion", "status", "cm", "kept", "-n", ns()});
   EXPECT_EQ(not_federated.exit_code, 0) << describe(not_federated);
   EXPECT_EQ(not_federated.out,
             "Warning: configmaps/v1 might not be a federated resource\nDisabled\n");
 
-  RunResult missing = runKubefedctl(
-      {"orphaning-deletion", "enable", "federatedconfigmaps", "absent", "-n", ns()});
+  RunResult missing =
+      runKubefedctl({"orphaning-deletion", "enable", "federatedconfigmaps", "absent", "-n", ns()});
   EXPECT_EQ(missing.exit_code, 255);
   EXPECT_EQ(missing.err, "Error: Failed to retrieve resource: \"" + ns() +
                              "/absent\": federatedconfigmaps.types.kubefed.io \"absent\" not "
                              "found\n");
   RunResult no_type = runKubefedctl({"orphaning-deletion", "status", "nosuchthings", "x"});
   EXPECT_EQ(no_type.exit_code, 255);
-  EXPECT_EQ(no_type.err, "Error: Failed to find targeted nosuchthings type: Unable to find api "
-                         "resource named \"nosuchthings\".\n");
+  EXPECT_EQ(no_type.err,
+            "Error: Failed to find targeted nosuchthings type: Unable to find api "
+            "resource named \"nosuchthings\".\n");
   RunResult no_name = runKubefedctl({"orphaning-deletion", "status", "fcm"});
   EXPECT_EQ(no_name.exit_code, 255);
   EXPECT_EQ(no_name.err, "Error: resource name is required\n");

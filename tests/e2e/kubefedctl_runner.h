@@ -54,7 +54,8 @@ inline RunResult runShell(const std::string& command, const std::string& input =
 }
 
 // kubefedctl ARGS against the local clusters' kubeconfig and host context.
-inline RunResult runKubefedctl(const std::vector<std::string>& args, const std::string& input = "") {
+inline RunResult runKubefedctl(const std::vector<std::string>& args,
+                               const std::string& input = "") {
   std::string command = shellQuoted(kubefedctlBinary());
   for (const auto& arg : args) command += " " + shellQuoted(arg);
   command += " --kubeconfig " + shellQuoted(LocalClusters::get().kubeconfigPath()) +

@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "federation/client/resource_client.h"
-#include "tests/integration/local_clusters.h"
 #include "tests/e2e/kubefedctl_runner.h"
+#include "tests/integration/local_clusters.h"
 #include "tests/integration/process.h"
 #include "tests/integration/resources.h"
 
@@ -161,7 +161,8 @@ TEST_F(KubefedctlTest, EnablesConfigMapsAndReportsAnUpdateTheSecondTime) {
             "federatedtypeconfig.core.kubefed.io/configmaps updated in namespace "
             "kube-federation-system\n");
 
-  RunResult other_group = runKubefedctl({"enable", "configmaps", "--federated-group", "x.example.io"});
+  RunResult other_group =
+      runKubefedctl({"enable", "configmaps", "--federated-group", "x.example.io"});
   EXPECT_EQ(other_group.exit_code, 255) << describe(other_group);
   EXPECT_NE(other_group.err.find("Federation is already enabled for \"configmaps\" with federated "
                                  "type \"federatedconfigmaps.types.kubefed.io/v1beta1\""),
@@ -388,7 +389,8 @@ TEST_F(KubefedctlTest, ReportsUsageErrorsWithExitCode255) {
   RunResult missing = runKubefedctl({"enable", "nosuchthings"});
   EXPECT_EQ(missing.exit_code, 255);
   EXPECT_EQ(missing.err, "Error: Unable to find api resource named \"nosuchthings\".\n");
-  RunResult no_namespace = runKubefedctl({"enable", "secrets", "--kubefed-namespace", "kfctl-absent"});
+  RunResult no_namespace =
+      runKubefedctl({"enable", "secrets", "--kubefed-namespace", "kfctl-absent"});
   EXPECT_EQ(no_namespace.exit_code, 255);
   EXPECT_EQ(no_namespace.err, "Error: KubeFed system namespace \"kfctl-absent\" does not exist\n");
   RunResult version_flag = runKubefedctl({"disable", "secrets", "--version", "v1"});
