@@ -248,6 +248,22 @@ TEST_F(FederateE2ETest, ContentsFederatesTheNamespaceAndWhatItHolds) {
   EXPECT_TRUE(contains(yaml.out, "kind: FederatedConfigMap\nmetadata:\n  name: one\n"));
   EXPECT_TRUE(contains(yaml.out, "kind: FederatedSecret\nmetadata:\n  name: two\n"));
   EXPECT_FALSE(contains(yaml.out, "FederatedServiceAccount"));
+  // RBAC allows names that member clusters of other types would not: skipped with a warning.
+  auto role = ResourceClient(*client_, kRoles, ns())
+                  .create({{"apiVersion", "rbac.authorization.k8s.io/v1"},
+                           {"kind", "Role"},
+                           {"metadata", {{"name", "reader:all"}}},
+                           {"rules", Json::array()}});
+  ASSERT_TRUE(role) << role.error().describe();
+  RunResult skipped =
+      runKubefedctl({"federate", "namespaces", ns(), "-c", "-o", "yaml", "-s", "serviceaccounts"});
+  ASSERT_EQ(skipped.exit_code, 0) << describe(skipped);
+  EXPECT_TRUE(contains(skipped.err,
+                       "Skipping resource reader:all of type roles because it does "
+                       "not conform to the DNS-1123 subdomain spec."))
+      << skipped.err;
+  EXPECT_FALSE(contains(skipped.out, "reader:all")) << skipped.out;
+
   RunResult no_core = runKubefedctl({"federate", "namespaces", ns(), "-c", "-o", "yaml", "-s",
                                      "serviceaccounts", "-s", "secrets"});
   ASSERT_EQ(no_core.exit_code, 0) << describe(no_core);
