@@ -22,8 +22,7 @@ namespace {
 using std::chrono::milliseconds;
 using std::chrono::seconds;
 
-constexpr auto kLeaseDuration = seconds(4);
-constexpr auto kRetryPeriod = seconds(1);
+constexpr auto kLeaseDuration = seconds(4);  // --leader-elect-lease-duration below
 
 std::string managerBinary() { return builtBinary("cmd/controller-manager/controller-manager"); }
 
@@ -119,11 +118,10 @@ TEST(ControllerManagerTest, ExactlyOneOfTwoLeadsAndTheOtherTakesOverAfterKill9) 
   EXPECT_TRUE(leader->waitForLog("Starting cluster controller")) << leader->log();
 
   leader->signal(SIGKILL);
-  const auto killed_at = std::chrono::steady_clock::now();
-  ASSERT_TRUE(standby->waitForLog("promoted as leader", seconds(20))) << standby->log();
-  const auto takeover = std::chrono::steady_clock::now() - killed_at;
-  // Lease duration plus one retry period, with a second of slack for process scheduling.
-  EXPECT_LE(takeover, kLeaseDuration + kRetryPeriod + seconds(1));
+  // Once the killed leader's lease expired; the deadline is generous for a loaded machine, not a
+  // bound on how fast the takeover is (the elector's unit tests time it on a fake clock).
+  ASSERT_TRUE(standby->waitForLog("promoted as leader", kLeaseDuration + seconds(60)))
+      << standby->log();
   EXPECT_EQ(plane.leaseHolder(), identityOf(*standby));
 }
 
@@ -274,8 +272,9 @@ TEST(ControllerManagerTest, JoinedClustersBecomeReadyGoOfflineWhenStoppedAndCome
     return cluster && conditionStatus(cluster.value(), "Offline") == "True" &&
            conditionStatus(cluster.value(), "Ready").empty();
   };
-  // One health period (1 s) after the join, with slack for the first probe's connections.
-  EXPECT_TRUE(eventually([&] { return ready("member1") && ready("member2"); }, seconds(3)))
+  // A new cluster is probed at once (health period 1 s); the deadline is generous for a loaded
+  // machine, not a bound on how fast it happens.
+  EXPECT_TRUE(eventually([&] { return ready("member1") && ready("member2"); }, seconds(30)))
       << manager->log();
 
   // Restarted below even if an assertion fails.
