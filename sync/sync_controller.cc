@@ -113,6 +113,9 @@ struct SyncController::Parts {
   // A cluster that became ready or unready changes placement outcomes: every object is looked
   // at again once the caches had time to follow (one pending timer per direction).
   void onClusterEvent(const ClusterEvent& event) {
+    if (event.change == ClusterChange::kRemoved) {
+      executors.forget(event.cluster.name);  // its threads go with it
+    }
     if (event.became_available) {
       armClusterDelay(/*available=*/true);
     }

@@ -102,5 +102,44 @@ TEST(ClusterExecutorsTest, SubmitAfterStopCancelsAtOnce) {
   executors.stop();  // idempotent
 }
 
+// Verifies forgetting a cluster (it left the federation) cancels its queued tasks at once, lets
+// its running task finish, drops its threads, and leaves other clusters alone; a later submit for
+// the name starts a new lane.
+TEST(ClusterExecutorsTest, ForgettingAClusterCancelsItsQueueAndRetiresItsThreads) {
+  Gate gate;
+  Counter running;
+  Counter finished;
+  std::atomic<int> cancelled{0};
+  ClusterExecutors executors(1);
+  executors.submit("a", [&](bool was_cancelled) {
+    ASSERT_FALSE(was_cancelled);
+    running.add();
+    EXPECT_TRUE(gate.pass());
+    finished.add();
+  });
+  ASSERT_TRUE(running.waitFor(1));
+  executors.submit("a", [&](bool was_cancelled) { cancelled += was_cancelled ? 1 : 100; });
+  executors.submit("b", [&](bool was_cancelled) {
+    EXPECT_FALSE(was_cancelled);
+    finished.add();
+  });
+  ASSERT_TRUE(finished.waitFor(1));  // b runs while a's task is blocked
+
+  executors.forget("a");
+  EXPECT_EQ(cancelled.load(), 1);
+  EXPECT_EQ(executors.threadCount("a"), 0U);
+  EXPECT_EQ(executors.threadCount("b"), 1U);
+  gate.open();
+  ASSERT_TRUE(finished.waitFor(2));  // the running task finished
+
+  executors.submit("a", [&](bool was_cancelled) {
+    EXPECT_FALSE(was_cancelled);
+    finished.add();
+  });
+  ASSERT_TRUE(finished.waitFor(3));
+  EXPECT_EQ(executors.threadCount("a"), 1U);
+  executors.forget("unknown");  // harmless
+}
+
 }  // namespace
 }  // namespace kf::sync

@@ -3,6 +3,7 @@
 // (ensureDeletion, releaseOrphans) and the member operations they dispatch.
 
 #include <gtest/gtest.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <atomic>
@@ -28,6 +29,10 @@ const GroupVersionResource kConfigMaps{"", "v1", "configmaps", true};
 const GroupVersionResource kFederatedConfigMapResource{"types.kubefed.io", "v1beta1",
                                                        "federatedconfigmaps", true};
 constexpr char kKubeFedNamespace[] = "kube-federation-system";
+
+// spdlog builds its registry on the first log call, inside the uninstrumented library: done here,
+// before the executors' threads log at once (ThreadSanitizer would see them race on it).
+[[maybe_unused]] const bool kSpdlogRegistryReady = static_cast<bool>(spdlog::default_logger());
 
 // Waits (in real time, generously) for what the informers' threads make true.
 bool soon(const std::function<bool()>& condition) {
