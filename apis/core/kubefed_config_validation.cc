@@ -19,8 +19,9 @@ constexpr double kJitterFactor = 1.2;
 ErrorList validateDurationPositive(const std::optional<Duration>& duration, const FieldPath& path) {
   if (!duration) return {meta::required(path)};
   if (duration->value().count() > 0) return {};
-  return {meta::invalid(path, BadValue::bare(meta::formatGoDuration(duration->value())),
-                        "should be greater than 0")};
+  // KubeFed compares (and prints) the duration as int64 nanoseconds here.
+  return {
+      meta::invalid(path, BadValue::number(duration->value().count()), "should be greater than 0")};
 }
 
 ErrorList validateIntPositive(const std::optional<std::int64_t>& value, const FieldPath& path) {

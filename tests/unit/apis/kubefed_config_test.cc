@@ -271,13 +271,15 @@ INSTANTIATE_TEST_SUITE_P(
                    "spec.controllerDuration.availableDelay: Required value"},
         ConfigCase{"AvailableDelayZero",
                    [](auto& c) { durations(c).available_delay = Duration(0s); },
-                   "spec.controllerDuration.availableDelay: Invalid value: 0s: should be greater "
+                   // KubeFed prints this duration as int64 nanoseconds.
+                   "spec.controllerDuration.availableDelay: Invalid value: 0: should be greater "
                    "than 0"},
         ConfigCase{"UnavailableDelayNil", [](auto& c) { durations(c).unavailable_delay.reset(); },
                    "spec.controllerDuration.unavailableDelay: Required value"},
         ConfigCase{"UnavailableDelayNegative",
                    [](auto& c) { durations(c).unavailable_delay = Duration(-1s); },
-                   "spec.controllerDuration.unavailableDelay: Invalid value: -1s"},
+                   "spec.controllerDuration.unavailableDelay: Invalid value: -1000000000: should "
+                   "be greater than 0"},
         ConfigCase{"LeaderElectNil", [](auto& c) { c.spec.leader_elect.reset(); },
                    "spec.leaderElect: Required value"},
         ConfigCase{"LeaseDurationNil", [](auto& c) { elect(c).lease_duration.reset(); },
