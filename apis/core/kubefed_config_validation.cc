@@ -77,8 +77,10 @@ ErrorList validateElectionTimings(const LeaderElectConfig& config, const FieldPa
 
 ErrorList validateLeaderElect(const std::optional<LeaderElectConfig>& config,
                               const FieldPath& path) {
-  static const std::vector<std::string> kLocks{std::string(kResourceLockConfigMaps),
-                                               std::string(kResourceLockEndpoints)};
+  static const std::vector<std::string> kLocks{
+      std::string(kResourceLockConfigMaps), std::string(kResourceLockEndpoints),
+      std::string(kResourceLockLeases), std::string(kResourceLockConfigMapsLeases),
+      std::string(kResourceLockEndpointsLeases)};
   if (!config) return {meta::required(path)};
   ErrorList errors = validateDurationPositive(config->lease_duration, path.child("leaseDuration"));
   meta::append(errors,

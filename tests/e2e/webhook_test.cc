@@ -469,7 +469,7 @@ TEST_F(WebhookE2ETest, KubeFedConfigsAreDefaultedAndValidatedWithKubeFedsMessage
         "retryPeriod*JitterFactor(1.2)"},
        {"resource lock", set("leaderElect", "resourceLock", "secrets"),
         "spec.leaderElect.resourceLock: Unsupported value: \"secrets\": supported values: "
-        "\"configmaps\", \"endpoints\""},
+        "\"configmaps\", \"endpoints\", \"leases\", \"configmapsleases\", \"endpointsleases\""},
        {"duplicate gate",
         [](Json& c) {
           c["spec"]["featureGates"] = {{{"name", "PushReconciler"}, {"configuration", "Enabled"}},

@@ -437,7 +437,8 @@ INSTANTIATE_TEST_SUITE_P(
                  "spec.leaderElect.resourceLock: Required value"},
         RuleCase{"ResourceLockIsKnown", [](Json& c) { elect(c)["resourceLock"] = "secrets"; },
                  "spec.leaderElect.resourceLock: Unsupported value: \"secrets\": supported "
-                 "values: \"configmaps\", \"endpoints\""},
+                 "values: \"configmaps\", \"endpoints\", \"leases\", \"configmapsleases\", "
+                 "\"endpointsleases\""},
         RuleCase{"FeatureGatesAreRequired", [](Json& c) { spec(c).erase("featureGates"); },
                  "spec.featureGates: Required value"},
         RuleCase{"FeatureGateNamesAreUnique",

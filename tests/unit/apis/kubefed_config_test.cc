@@ -228,6 +228,17 @@ TEST(KubeFedConfigValidationTest, DefaultedConfigIsValid) {
   EXPECT_THAT(validateKubeFedConfig(validConfig(), &old), IsEmpty());
 }
 
+// Verifies every lock type client-go knows is accepted: KubeFed's two and, beyond them, leases
+// and the migration locks.
+TEST(KubeFedConfigValidationTest, EveryClientGoLockTypeIsValid) {
+  for (const char* lock :
+       {"configmaps", "endpoints", "leases", "configmapsleases", "endpointsleases"}) {
+    KubeFedConfig config = validConfig();
+    config.spec.leader_elect->resource_lock = lock;
+    EXPECT_THAT(validateKubeFedConfig(config, nullptr), IsEmpty()) << lock;
+  }
+}
+
 TEST(KubeFedConfigValidationTest, ScopeIsImmutable) {
   const KubeFedConfig old = validConfig();
   KubeFedConfig updated = validConfig();
@@ -317,7 +328,7 @@ INSTANTIATE_TEST_SUITE_P(
                    [](auto& c) { elect(c).resource_lock = "NeitherConfigmapsOrEndpoints"; },
                    "spec.leaderElect.resourceLock: Unsupported value: "
                    "\"NeitherConfigmapsOrEndpoints\": supported values: \"configmaps\", "
-                   "\"endpoints\""},
+                   "\"endpoints\", \"leases\", \"configmapsleases\", \"endpointsleases\""},
         ConfigCase{"FeatureGatesNil", [](auto& c) { c.spec.feature_gates.reset(); },
                    "spec.featureGates: Required value"},
         ConfigCase{"FeatureGateName",
