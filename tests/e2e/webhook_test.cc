@@ -7,6 +7,7 @@
 // restart.
 
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <functional>
 #include <iostream>
@@ -571,6 +572,59 @@ TEST_F(WebhookE2ETest, RenewedCertificateFilesAreServedWithoutRestart) {
   ASSERT_TRUE(created) << created.error().describe();
   EXPECT_EQ(Json::parse(created.value().body)["spec"]["clusterHealthCheck"]["period"], "10s");
   EXPECT_TRUE(webhook_->running());
+}
+
+// Verifies a kubeconfig the webhook cannot use is fatal at startup with the reason, as in
+// KubeFed (exit 255), before anything is served.
+TEST(WebhookProcessTest, AnUnusableKubeconfigIsFatalWithTheReason) {
+  test::TempDir dir;
+  ChildProcess webhook(builtBinary("cmd/webhook/webhook"),
+                       {"--secure-port=0", "--cert-dir=" + dir.path(),
+                        "--kubeconfig=" + dir.file("missing-kubeconfig")});
+  const auto code = webhook.wait(seconds(20));
+  ASSERT_TRUE(code.has_value()) << webhook.log();
+  EXPECT_EQ(*code, 255) << webhook.log();
+  EXPECT_NE(webhook.log().find("error setting up webhook's config: kubeconfig \"" +
+                               dir.file("missing-kubeconfig") + "\": cannot read"),
+            std::string::npos)
+      << webhook.log();
+  EXPECT_EQ(webhook.log().find("Serving webhook server"), std::string::npos);
+}
+
+// Verifies missing certificate files are fatal at startup and name the file.
+TEST(WebhookProcessTest, MissingCertificateFilesAreFatal) {
+  test::TempDir dir;
+  ChildProcess webhook(builtBinary("cmd/webhook/webhook"),
+                       {"--secure-port=0", "--cert-dir=" + dir.path(),
+                        "--kubeconfig=" + LocalClusters::get().kubeconfigPath()});
+  const auto code = webhook.wait(seconds(20));
+  ASSERT_TRUE(code.has_value()) << webhook.log();
+  EXPECT_EQ(*code, 255) << webhook.log();
+  EXPECT_NE(webhook.log().find("unable to run the webhook server: cannot read the TLS "
+                               "certificate file \"" +
+                               dir.file("tls.crt") + "\""),
+            std::string::npos)
+      << webhook.log();
+}
+
+// Verifies SIGTERM and SIGINT stop the server and the process exits 0.
+TEST(WebhookProcessTest, SigtermAndSigintStopItCleanly) {
+  test::TempDir dir;
+  const test::Credential ca = test::makeCa("ca");
+  const test::Credential cert = webhookServingCert(ca);
+  dir.write("tls.crt", cert.cert_pem);
+  dir.write("tls.key", cert.key_pem);
+  for (const int signal : {SIGTERM, SIGINT}) {
+    ChildProcess webhook(builtBinary("cmd/webhook/webhook"),
+                         {"--secure-port=0", "--cert-dir=" + dir.path(),
+                          "--kubeconfig=" + LocalClusters::get().kubeconfigPath()});
+    ASSERT_TRUE(webhook.waitForLog("Serving webhook server on")) << webhook.log();
+    webhook.signal(signal);
+    const auto code = webhook.wait(seconds(20));
+    ASSERT_TRUE(code.has_value()) << "did not exit:\n" << webhook.log();
+    EXPECT_EQ(*code, 0) << webhook.log();
+    EXPECT_NE(webhook.log().find("Webhook server stopped"), std::string::npos) << webhook.log();
+  }
 }
 
 }  // namespace
