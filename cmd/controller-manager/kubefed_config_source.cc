@@ -148,6 +148,7 @@ Result<ControlPlaneConfig> controlPlaneConfigFrom(const core::KubeFedConfig& con
       valueOr(election.renew_deadline, out.renew_deadline));
   out.retry_period =
       options.leader_elect_retry_period.value_or(valueOr(election.retry_period, out.retry_period));
+  out.resource_lock = election.resource_lock.value_or(out.resource_lock);
   const auto& health = *spec.cluster_health_check;
   out.health_period = valueOr(health.period, out.health_period);
   out.health_timeout = valueOr(health.timeout, out.health_timeout);

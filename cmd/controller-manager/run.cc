@@ -22,7 +22,7 @@
 #include "federation/client/kubeconfig.h"
 #include "federation/election/identity.h"
 #include "federation/election/leader_elector.h"
-#include "federation/election/lease_lock.h"
+#include "federation/election/lock_types.h"
 #include "federation/events/api_event_recorder.h"
 
 namespace kf::manager {
@@ -135,10 +135,15 @@ bool runControllers(const ControlPlaneConfig& config, const std::shared_ptr<Rest
 
 int runWithLeaderElection(const ControlPlaneConfig& config, const std::shared_ptr<RestClient>& host,
                           std::stop_source& stop) {
-  LeaseLock lock(*host, config.kubefed_namespace, kLeaderLockName);
   LeaderElectionConfig election;
-  election.lock = &lock;
   election.identity = makeLeaderIdentity();
+  auto lock = makeResourceLock(config.resource_lock, *host, config.kubefed_namespace,
+                               kLeaderLockName, election.identity);
+  if (!lock) return fatal("error creating lock: " + lock.error().message);
+  election.lock = lock.value().get();
+  // KubeFed records the LeaderElection events in its namespace as the controller manager.
+  ApiEventRecorder recorder(*host, "kubefed-controller-manager", "");
+  election.recorder = &recorder;
   election.lease_duration = config.lease_duration;
   election.renew_deadline = config.renew_deadline;
   election.retry_period = config.retry_period;
@@ -154,6 +159,7 @@ int runWithLeaderElection(const ControlPlaneConfig& config, const std::shared_pt
     return fatal("invalid leader election settings: " + invalid);
   }
   spdlog::info("Leader election identity: {}", election.identity);
+  spdlog::info("Leader election lock: {} {}", config.resource_lock, lock.value()->describe());
   LeaderElector elector(election, realClock());
   ElectionResult result = elector.run(stop.get_token());
   if (failed) return kExitFatal;
