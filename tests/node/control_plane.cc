@@ -113,26 +113,13 @@ void waitForControlPlane() {
   EXPECT_TRUE(waitFor([&] { return readyReplicas("kubefed-controller-manager") == replicas; },
                       std::chrono::seconds(120)))
       << kubectl("host", std::string("-n ") + kNamespace + " get pods -o wide").output;
-  if (webhookBuilt()) {
-    EXPECT_TRUE(waitFor([] { return readyReplicas("kubefed-admission-webhook") == 1; },
-                        std::chrono::seconds(120)))
-        << kubectl("host",
-                   std::string("-n ") + kNamespace + " describe pods -l kubefed-admission-webhook")
-               .output;
-  }
+  EXPECT_TRUE(waitFor([] { return readyReplicas("kubefed-admission-webhook") == 1; },
+                      std::chrono::seconds(120)))
+      << kubectl("host",
+                 std::string("-n ") + kNamespace + " describe pods -l kubefed-admission-webhook")
+             .output;
   EXPECT_TRUE(waitFor([] { return !leaderPod().empty(); }, std::chrono::seconds(60)))
       << "no controller-manager pod holds the leader-election lock";
-}
-
-// Without a webhook binary the chart's webhook cannot run, and with failurePolicy Fail the API
-// server would then refuse every KubeFed object: the configurations go (see webhookBuilt()).
-void withoutWebhookIfNotBuilt(Scope scope) {
-  if (webhookBuilt()) return;
-  const std::string suffix = scope == Scope::kNamespaced ? std::string("-") + kNamespace : "";
-  kubectl("host", "delete validatingwebhookconfiguration validations.core.kubefed.io" + suffix +
-                      " --ignore-not-found");
-  kubectl("host", "delete mutatingwebhookconfiguration mutation.core.kubefed.io" + suffix +
-                      " --ignore-not-found");
 }
 
 void joinMembers() {
@@ -179,10 +166,6 @@ CommandResult kubefedctl(const std::string& arguments) {
              " --kubeconfig " + quoted(LocalClusters::get().kubeconfigPath()));
 }
 
-bool webhookBuilt() {
-  return std::filesystem::exists(integration::builtBinary("cmd/webhook/webhook"));
-}
-
 bool waitFor(const std::function<bool()>& condition, std::chrono::seconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   while (!condition()) {
@@ -222,18 +205,15 @@ void ensureInstalled(Scope scope) {
         helm(std::string("install ") + kRelease + " " + quoted(chartDir()) + " -n " + kNamespace +
              (scope == Scope::kNamespaced ? " --set global.scope=Namespaced" : ""));
     ASSERT_EQ(installed.status, 0) << installed.output;
-    withoutWebhookIfNotBuilt(scope);
   }
   waitForControlPlane();
   joinMembers();
 }
 
 void upgrade(const std::string& set_arguments) {
-  const std::string scope = installedScope();
   CommandResult upgraded = helm(std::string("upgrade ") + kRelease + " " + quoted(chartDir()) +
                                 " -n " + kNamespace + " --reuse-values " + set_arguments);
   ASSERT_EQ(upgraded.status, 0) << upgraded.output;
-  withoutWebhookIfNotBuilt(scope == "Namespaced" ? Scope::kNamespaced : Scope::kCluster);
   waitForControlPlane();
 }
 
