@@ -10,31 +10,19 @@
 #include <sstream>
 #include <system_error>
 
-#include "federation/client/base64.h"
+#include "federation/client/kubeconfig_auth.h"
+#include "federation/client/kubeconfig_fields.h"
 #include "federation/client/server_url.h"
 
 namespace kf {
 namespace {
 
 namespace fs = std::filesystem;
+using namespace kubeconfig_fields;
 
 constexpr std::string_view kWhitespace = " \t\r\n";
-constexpr const char* kSupportedAuth = "use a token, tokenFile or client certificate instead";
 
 // ---- errors ------------------------------------------------------------------------------------
-
-ApiError fileError(const std::string& source, const std::string& problem) {
-  return makeError(Reason::kBadConfig, "kubeconfig \"" + source + "\": " + problem);
-}
-
-ApiError fieldError(const std::string& source, const std::string& field,
-                    const std::string& problem) {
-  return fileError(source, field + ": " + problem);
-}
-
-std::string entryPath(const char* section, const std::string& name) {
-  return std::string(section) + "[name=\"" + name + "\"]";
-}
 
 std::string joined(const std::vector<std::string>& items, const char* separator) {
   std::string out;
@@ -88,61 +76,6 @@ Result<std::string> readReferencedFile(const std::string& source, const std::str
 
 bool looksLikePem(const std::string& text) { return text.find("-----BEGIN ") != std::string::npos; }
 
-// ---- YAML access -------------------------------------------------------------------------------
-
-// The file being parsed: its name for messages and its directory for relative references.
-struct ParseContext {
-  std::string source;
-  fs::path dir;
-};
-
-bool isAbsent(const YAML::Node& node) { return !node.IsDefined() || node.IsNull(); }
-
-// "clusters[name=\"c\"].cluster" + "server"; top-level keys have no parent path.
-std::string fieldName(const std::string& path, const char* key) {
-  return path.empty() ? std::string(key) : path + "." + key;
-}
-
-Result<std::string> stringField(const YAML::Node& map, const char* key, const ParseContext& file,
-                                const std::string& path) {
-  const YAML::Node value = map[key];
-  if (isAbsent(value)) return std::string();
-  if (!value.IsScalar()) {
-    return fieldError(file.source, fieldName(path, key), "expected a string");
-  }
-  return value.Scalar();
-}
-
-Result<bool> boolField(const YAML::Node& map, const char* key, const ParseContext& file,
-                       const std::string& path) {
-  const YAML::Node value = map[key];
-  if (isAbsent(value)) return false;
-  bool out = false;
-  if (!value.IsScalar() || !YAML::convert<bool>::decode(value, out)) {
-    return fieldError(file.source, fieldName(path, key), "expected true or false");
-  }
-  return out;
-}
-
-// A "-data" field: base64 in the file, raw bytes in memory.
-Result<std::string> dataField(const YAML::Node& map, const char* key, const ParseContext& file,
-                              const std::string& path) {
-  KF_TRY(encoded, stringField(map, key, file, path));
-  if (encoded.empty()) return std::string();
-  std::optional<std::string> decoded = base64Decode(encoded);
-  if (!decoded) return fieldError(file.source, fieldName(path, key), "invalid base64");
-  return std::move(*decoded);
-}
-
-// A file reference, made absolute against the kubeconfig's own directory like kubectl does, so
-// merged configs from different directories keep pointing at the right files.
-Result<std::string> pathField(const YAML::Node& map, const char* key, const ParseContext& file,
-                              const std::string& path) {
-  KF_TRY(value, stringField(map, key, file, path));
-  if (value.empty() || fs::path(value).is_absolute() || file.dir.empty()) return value;
-  return (file.dir / value).lexically_normal().string();
-}
-
 // ---- entries -----------------------------------------------------------------------------------
 
 Result<KubeconfigCluster> parseCluster(const YAML::Node& body, const ParseContext& file,
@@ -155,12 +88,16 @@ Result<KubeconfigCluster> parseCluster(const YAML::Node& body, const ParseContex
   KF_TRY(insecure, boolField(body, "insecure-skip-tls-verify", file, path));
   KF_TRY(server_name, stringField(body, "tls-server-name", file, path));
   KF_TRY(proxy, stringField(body, "proxy-url", file, path));
+  KF_TRY(disable_compression, boolField(body, "disable-compression", file, path));
+  KF_TRY(exec_extension, parseExecExtension(body, file, path));
   cluster.server = std::move(server);
   cluster.certificate_authority = std::move(ca_file);
   cluster.certificate_authority_data = std::move(ca_data);
   cluster.insecure_skip_tls_verify = insecure;
   cluster.tls_server_name = std::move(server_name);
   cluster.proxy_url = std::move(proxy);
+  cluster.disable_compression = disable_compression;
+  cluster.exec_extension = std::move(exec_extension);
   return cluster;
 }
 
@@ -180,10 +117,7 @@ Result<KubeconfigUser> parseUser(const YAML::Node& body, const ParseContext& fil
   user.client_key_data = std::move(key_data);
   user.token = std::move(token);
   user.token_file = std::move(token_file);
-  for (const char* key : {"username", "password", "exec", "auth-provider", "as", "as-uid",
-                          "as-groups", "as-user-extra"}) {
-    if (!isAbsent(body[key])) user.unsupported_fields.emplace_back(key);
-  }
+  KF_TRYV(parseUserAuth(body, file, path, user));
   return user;
 }
 
@@ -353,18 +287,6 @@ Status applyCluster(const std::string& name, const KubeconfigCluster& cluster, R
   return boost::outcome_v2::success();
 }
 
-std::string unsupportedReason(const std::string& field) {
-  if (field == "username" || field == "password") {
-    return std::string("basic authentication is not supported; ") + kSupportedAuth;
-  }
-  if (field == "exec")
-    return std::string("exec credential plugins are not supported; ") + kSupportedAuth;
-  if (field == "auth-provider") {
-    return std::string("auth-provider plugins are not supported; ") + kSupportedAuth;
-  }
-  return "impersonation is not supported";
-}
-
 Status applyClientCertificate(const KubeconfigUser& user, const std::string& path,
                               RestConfig& out) {
   KF_TRY(cert, pemFromDataOrFile(user.client_certificate_data, user.client_certificate, user.source,
@@ -397,14 +319,13 @@ Status applyToken(const KubeconfigUser& user, const std::string& path, RestConfi
   return boost::outcome_v2::success();
 }
 
-Status applyUser(const std::string& name, const KubeconfigUser& user, RestConfig& out) {
+// `out` already holds the cluster's settings.
+Status applyUser(const std::string& name, const KubeconfigUser& user,
+                 const KubeconfigCluster& cluster, RestConfig& out) {
   const std::string path = entryPath("users", name) + ".user";
-  if (!user.unsupported_fields.empty()) {
-    const std::string& field = user.unsupported_fields.front();
-    return fieldError(user.source, path + "." + field, unsupportedReason(field));
-  }
   KF_TRYV(applyClientCertificate(user, path, out));
-  return applyToken(user, path, out);
+  KF_TRYV(applyToken(user, path, out));
+  return applyUserAuth(name, user, path, cluster, out);
 }
 
 std::string bracketedHost(const std::string& host) {
@@ -495,7 +416,7 @@ Result<RestConfig> restConfigFor(const Kubeconfig& config, const std::string& co
       return fieldError(selected->source, path + ".user",
                         "user \"" + selected->user + "\" not found");
     }
-    KF_TRYV(applyUser(user->first, user->second, out));
+    KF_TRYV(applyUser(user->first, user->second, cluster->second, out));
   }
   if (!selected->namespace_name.empty()) out.default_namespace = selected->namespace_name;
   return out;
