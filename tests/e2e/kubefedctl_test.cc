@@ -367,6 +367,21 @@ TEST_F(KubefedctlTest, PrintsYamlWithoutCreatingAnything) {
   EXPECT_FALSE(typeConfig("serviceaccounts"));
 }
 
+// What a real server's discovery and OpenAPI make `enable -o yaml` print for KubeFed's ten
+// default types is, byte for byte, what the generator's golden files hold (KubeFed's output,
+// keys in its YAML writer's order).
+TEST_F(KubefedctlTest, PrintsTheDefaultTypesAsTheGoldenFilesHoldThem) {
+  for (const char* type :
+       {"configmaps", "deployments.apps", "ingresses.networking.k8s.io", "jobs.batch", "namespaces",
+        "replicasets.apps", "secrets", "serviceaccounts", "services",
+        "clusterroles.rbac.authorization.k8s.io"}) {
+    SCOPED_TRACE(type);
+    RunResult printed = runKubefedctl({"enable", type, "-o", "yaml"});
+    ASSERT_EQ(printed.exit_code, 0) << describe(printed);
+    EXPECT_EQ(printed.out, readFile(sourceDir() + "/tests/unit/crdgen/testdata/" + type + ".yaml"));
+  }
+}
+
 TEST_F(KubefedctlTest, EnablesFromAnEnableTypeDirectiveFile) {
   const fs::path file =
       fs::temp_directory_path() / ("kfctl-directive-" + std::to_string(::getpid()));
