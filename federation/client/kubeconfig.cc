@@ -18,7 +18,7 @@ namespace kf {
 namespace {
 
 namespace fs = std::filesystem;
-using namespace kubeconfig_fields;
+namespace kcfg = kubeconfig_fields;
 
 constexpr std::string_view kWhitespace = " \t\r\n";
 
@@ -69,7 +69,8 @@ Result<std::string> readReferencedFile(const std::string& source, const std::str
                                        const std::string& path) {
   auto contents = readWholeFile(path);
   if (!contents) {
-    return fieldError(source, field, "cannot read \"" + path + "\": " + contents.error().message);
+    return kcfg::fieldError(source, field,
+                            "cannot read \"" + path + "\": " + contents.error().message);
   }
   return std::move(contents).value();
 }
@@ -78,18 +79,18 @@ bool looksLikePem(const std::string& text) { return text.find("-----BEGIN ") != 
 
 // ---- entries -----------------------------------------------------------------------------------
 
-Result<KubeconfigCluster> parseCluster(const YAML::Node& body, const ParseContext& file,
+Result<KubeconfigCluster> parseCluster(const YAML::Node& body, const kcfg::ParseContext& file,
                                        const std::string& path) {
   KubeconfigCluster cluster;
   cluster.source = file.source;
-  KF_TRY(server, stringField(body, "server", file, path));
-  KF_TRY(ca_file, pathField(body, "certificate-authority", file, path));
-  KF_TRY(ca_data, dataField(body, "certificate-authority-data", file, path));
-  KF_TRY(insecure, boolField(body, "insecure-skip-tls-verify", file, path));
-  KF_TRY(server_name, stringField(body, "tls-server-name", file, path));
-  KF_TRY(proxy, stringField(body, "proxy-url", file, path));
-  KF_TRY(disable_compression, boolField(body, "disable-compression", file, path));
-  KF_TRY(exec_extension, parseExecExtension(body, file, path));
+  KF_TRY(server, kcfg::stringField(body, "server", file, path));
+  KF_TRY(ca_file, kcfg::pathField(body, "certificate-authority", file, path));
+  KF_TRY(ca_data, kcfg::dataField(body, "certificate-authority-data", file, path));
+  KF_TRY(insecure, kcfg::boolField(body, "insecure-skip-tls-verify", file, path));
+  KF_TRY(server_name, kcfg::stringField(body, "tls-server-name", file, path));
+  KF_TRY(proxy, kcfg::stringField(body, "proxy-url", file, path));
+  KF_TRY(disable_compression, kcfg::boolField(body, "disable-compression", file, path));
+  KF_TRY(exec_extension, kcfg::parseExecExtension(body, file, path));
   cluster.server = std::move(server);
   cluster.certificate_authority = std::move(ca_file);
   cluster.certificate_authority_data = std::move(ca_data);
@@ -101,33 +102,33 @@ Result<KubeconfigCluster> parseCluster(const YAML::Node& body, const ParseContex
   return cluster;
 }
 
-Result<KubeconfigUser> parseUser(const YAML::Node& body, const ParseContext& file,
+Result<KubeconfigUser> parseUser(const YAML::Node& body, const kcfg::ParseContext& file,
                                  const std::string& path) {
   KubeconfigUser user;
   user.source = file.source;
-  KF_TRY(cert_file, pathField(body, "client-certificate", file, path));
-  KF_TRY(cert_data, dataField(body, "client-certificate-data", file, path));
-  KF_TRY(key_file, pathField(body, "client-key", file, path));
-  KF_TRY(key_data, dataField(body, "client-key-data", file, path));
-  KF_TRY(token, stringField(body, "token", file, path));
-  KF_TRY(token_file, pathField(body, "tokenFile", file, path));
+  KF_TRY(cert_file, kcfg::pathField(body, "client-certificate", file, path));
+  KF_TRY(cert_data, kcfg::dataField(body, "client-certificate-data", file, path));
+  KF_TRY(key_file, kcfg::pathField(body, "client-key", file, path));
+  KF_TRY(key_data, kcfg::dataField(body, "client-key-data", file, path));
+  KF_TRY(token, kcfg::stringField(body, "token", file, path));
+  KF_TRY(token_file, kcfg::pathField(body, "tokenFile", file, path));
   user.client_certificate = std::move(cert_file);
   user.client_certificate_data = std::move(cert_data);
   user.client_key = std::move(key_file);
   user.client_key_data = std::move(key_data);
   user.token = std::move(token);
   user.token_file = std::move(token_file);
-  KF_TRYV(parseUserAuth(body, file, path, user));
+  KF_TRYV(kcfg::parseUserAuth(body, file, path, user));
   return user;
 }
 
-Result<KubeconfigContext> parseContext(const YAML::Node& body, const ParseContext& file,
+Result<KubeconfigContext> parseContext(const YAML::Node& body, const kcfg::ParseContext& file,
                                        const std::string& path) {
   KubeconfigContext context;
   context.source = file.source;
-  KF_TRY(cluster, stringField(body, "cluster", file, path));
-  KF_TRY(user, stringField(body, "user", file, path));
-  KF_TRY(namespace_name, stringField(body, "namespace", file, path));
+  KF_TRY(cluster, kcfg::stringField(body, "cluster", file, path));
+  KF_TRY(user, kcfg::stringField(body, "user", file, path));
+  KF_TRY(namespace_name, kcfg::stringField(body, "namespace", file, path));
   context.cluster = std::move(cluster);
   context.user = std::move(user);
   context.namespace_name = std::move(namespace_name);
@@ -137,24 +138,25 @@ Result<KubeconfigContext> parseContext(const YAML::Node& body, const ParseContex
 // One of the named lists ("clusters", "users", "contexts"): [{name: n, <body_key>: {...}}].
 template <class Entry, class ParseBody>
 Result<std::map<std::string, Entry>> parseSection(const YAML::Node& root, const char* section,
-                                                  const char* body_key, const ParseContext& file,
+                                                  const char* body_key,
+                                                  const kcfg::ParseContext& file,
                                                   ParseBody parse_body) {
   std::map<std::string, Entry> entries;
   const YAML::Node list = root[section];
-  if (isAbsent(list)) return entries;
-  if (!list.IsSequence()) return fieldError(file.source, section, "expected a list");
+  if (kcfg::isAbsent(list)) return entries;
+  if (!list.IsSequence()) return kcfg::fieldError(file.source, section, "expected a list");
   for (std::size_t i = 0; i < list.size(); ++i) {
     const YAML::Node item = list[i];
     const std::string index_path = std::string(section) + "[" + std::to_string(i) + "]";
-    if (!item.IsMap()) return fieldError(file.source, index_path, "expected a mapping");
-    KF_TRY(name, stringField(item, "name", file, index_path));
-    if (name.empty()) return fieldError(file.source, index_path + ".name", "missing");
-    const std::string path = entryPath(section, name);
-    if (entries.contains(name)) return fieldError(file.source, path, "duplicate name");
+    if (!item.IsMap()) return kcfg::fieldError(file.source, index_path, "expected a mapping");
+    KF_TRY(name, kcfg::stringField(item, "name", file, index_path));
+    if (name.empty()) return kcfg::fieldError(file.source, index_path + ".name", "missing");
+    const std::string path = kcfg::entryPath(section, name);
+    if (entries.contains(name)) return kcfg::fieldError(file.source, path, "duplicate name");
     const YAML::Node body = item[body_key];
     const std::string body_path = path + "." + body_key;
-    if (!isAbsent(body) && !body.IsMap()) {
-      return fieldError(file.source, body_path, "expected a mapping");
+    if (!kcfg::isAbsent(body) && !body.IsMap()) {
+      return kcfg::fieldError(file.source, body_path, "expected a mapping");
     }
     // An absent body is an empty one; whatever it lacks is reported when a context uses it.
     KF_TRY(entry,
@@ -164,17 +166,17 @@ Result<std::map<std::string, Entry>> parseSection(const YAML::Node& root, const 
   return entries;
 }
 
-Result<Kubeconfig> kubeconfigFromYaml(const YAML::Node& root, const ParseContext& file) {
+Result<Kubeconfig> kubeconfigFromYaml(const YAML::Node& root, const kcfg::ParseContext& file) {
   Kubeconfig config;
   config.sources.push_back(file.source);
-  if (isAbsent(root)) return config;
-  if (!root.IsMap()) return fileError(file.source, "expected a mapping at the top level");
+  if (kcfg::isAbsent(root)) return config;
+  if (!root.IsMap()) return kcfg::fileError(file.source, "expected a mapping at the top level");
   KF_TRY(clusters,
          parseSection<KubeconfigCluster>(root, "clusters", "cluster", file, parseCluster));
   KF_TRY(users, parseSection<KubeconfigUser>(root, "users", "user", file, parseUser));
   KF_TRY(contexts,
          parseSection<KubeconfigContext>(root, "contexts", "context", file, parseContext));
-  KF_TRY(current, stringField(root, "current-context", file, ""));
+  KF_TRY(current, kcfg::stringField(root, "current-context", file, ""));
   config.clusters = std::move(clusters);
   config.users = std::move(users);
   config.contexts = std::move(contexts);
@@ -227,13 +229,13 @@ Result<Kubeconfig> loadDefaultKubeconfig(const std::string& home) {
 
 Result<const KubeconfigContext*> selectContext(const Kubeconfig& config, const std::string& name) {
   if (name.empty()) {
-    return fileError(config.origin(), "current-context: not set and no context was given " +
-                                          availableContexts(config));
+    return kcfg::fileError(config.origin(), "current-context: not set and no context was given " +
+                                                availableContexts(config));
   }
   const auto it = config.contexts.find(name);
   if (it == config.contexts.end()) {
-    return fileError(config.origin(),
-                     "contexts: context \"" + name + "\" not found " + availableContexts(config));
+    return kcfg::fileError(config.origin(), "contexts: context \"" + name + "\" not found " +
+                                                availableContexts(config));
   }
   return &it->second;
 }
@@ -241,12 +243,12 @@ Result<const KubeconfigContext*> selectContext(const Kubeconfig& config, const s
 // "https://h:6443/prefix/" -> "https://h:6443/prefix"; a bare host:port gets https, as in kubectl.
 Result<std::string> normalizedServer(const std::string& server, const std::string& source,
                                      const std::string& field) {
-  if (server.empty()) return fieldError(source, field, "missing");
+  if (server.empty()) return kcfg::fieldError(source, field, "missing");
   std::string out = server;
   if (out.find("://") == std::string::npos) out = "https://" + out;
   while (!out.empty() && out.back() == '/') out.pop_back();
   auto parsed = parseServerUrl(out);
-  if (!parsed) return fieldError(source, field, parsed.error().message);
+  if (!parsed) return kcfg::fieldError(source, field, parsed.error().message);
   return out;
 }
 
@@ -256,26 +258,28 @@ Result<std::string> pemFromDataOrFile(const std::string& data, const std::string
                                       const char* file_key) {
   const std::string data_field = path + "." + file_key + "-data";
   if (!data.empty()) {
-    if (!looksLikePem(data)) return fieldError(source, data_field, "does not contain PEM data");
+    if (!looksLikePem(data))
+      return kcfg::fieldError(source, data_field, "does not contain PEM data");
     return data;
   }
   if (file.empty()) return std::string();
   const std::string file_field = path + "." + file_key;
   KF_TRY(contents, readReferencedFile(source, file_field, file));
   if (!looksLikePem(contents)) {
-    return fieldError(source, file_field, "\"" + file + "\" does not contain PEM data");
+    return kcfg::fieldError(source, file_field, "\"" + file + "\" does not contain PEM data");
   }
   return contents;
 }
 
 Status applyCluster(const std::string& name, const KubeconfigCluster& cluster, RestConfig& out) {
-  const std::string path = entryPath("clusters", name) + ".cluster";
+  const std::string path = kcfg::entryPath("clusters", name) + ".cluster";
   KF_TRY(server, normalizedServer(cluster.server, cluster.source, path + ".server"));
   const bool has_ca =
       !cluster.certificate_authority_data.empty() || !cluster.certificate_authority.empty();
   if (cluster.insecure_skip_tls_verify && has_ca) {
-    return fieldError(cluster.source, path + ".insecure-skip-tls-verify",
-                      "specifying a root certificates file with the insecure flag is not allowed");
+    return kcfg::fieldError(
+        cluster.source, path + ".insecure-skip-tls-verify",
+        "specifying a root certificates file with the insecure flag is not allowed");
   }
   KF_TRY(ca, pemFromDataOrFile(cluster.certificate_authority_data, cluster.certificate_authority,
                                cluster.source, path, "certificate-authority"));
@@ -294,10 +298,10 @@ Status applyClientCertificate(const KubeconfigUser& user, const std::string& pat
   KF_TRY(key,
          pemFromDataOrFile(user.client_key_data, user.client_key, user.source, path, "client-key"));
   if (!cert.empty() && key.empty()) {
-    return fieldError(user.source, path, "client-certificate is set but client-key is not");
+    return kcfg::fieldError(user.source, path, "client-certificate is set but client-key is not");
   }
   if (cert.empty() && !key.empty()) {
-    return fieldError(user.source, path, "client-key is set but client-certificate is not");
+    return kcfg::fieldError(user.source, path, "client-key is set but client-certificate is not");
   }
   out.tls.client_cert_pem = std::move(cert);
   out.tls.client_key_pem = std::move(key);
@@ -314,7 +318,7 @@ Status applyToken(const KubeconfigUser& user, const std::string& path, RestConfi
   KF_TRY(contents, readReferencedFile(user.source, field, user.token_file));
   out.bearer_token = trimmed(contents);
   if (out.bearer_token.empty()) {
-    return fieldError(user.source, field, "\"" + user.token_file + "\" is empty");
+    return kcfg::fieldError(user.source, field, "\"" + user.token_file + "\" is empty");
   }
   return boost::outcome_v2::success();
 }
@@ -322,10 +326,10 @@ Status applyToken(const KubeconfigUser& user, const std::string& path, RestConfi
 // `out` already holds the cluster's settings.
 Status applyUser(const std::string& name, const KubeconfigUser& user,
                  const KubeconfigCluster& cluster, RestConfig& out) {
-  const std::string path = entryPath("users", name) + ".user";
+  const std::string path = kcfg::entryPath("users", name) + ".user";
   KF_TRYV(applyClientCertificate(user, path, out));
   KF_TRYV(applyToken(user, path, out));
-  return applyUserAuth(name, user, path, cluster, out);
+  return kcfg::applyUserAuth(name, user, path, cluster, out);
 }
 
 std::string bracketedHost(const std::string& host) {
@@ -358,23 +362,23 @@ std::vector<std::string> Kubeconfig::contextNames() const {
 std::string Kubeconfig::origin() const { return joined(sources, ":"); }
 
 Result<Kubeconfig> parseKubeconfig(const std::string& yaml_text, const std::string& source_name) {
-  const ParseContext file{source_name, fs::path(source_name).parent_path()};
+  const kcfg::ParseContext file{source_name, fs::path(source_name).parent_path()};
   try {
     return kubeconfigFromYaml(YAML::Load(yaml_text), file);
   } catch (const YAML::ParserException& e) {
-    return fileError(source_name, "invalid YAML at line " + std::to_string(e.mark.line + 1) +
-                                      ", column " + std::to_string(e.mark.column + 1) + ": " +
-                                      e.msg);
+    return kcfg::fileError(source_name, "invalid YAML at line " + std::to_string(e.mark.line + 1) +
+                                            ", column " + std::to_string(e.mark.column + 1) + ": " +
+                                            e.msg);
   } catch (const YAML::Exception& e) {
-    return fileError(source_name, std::string("invalid YAML: ") + e.what());
+    return kcfg::fileError(source_name, std::string("invalid YAML: ") + e.what());
   } catch (const std::exception& e) {
-    return fileError(source_name, std::string("cannot parse: ") + e.what());
+    return kcfg::fileError(source_name, std::string("cannot parse: ") + e.what());
   }
 }
 
 Result<Kubeconfig> loadKubeconfigFile(const std::string& path) {
   auto text = readWholeFile(path);
-  if (!text) return fileError(path, "cannot read: " + text.error().message);
+  if (!text) return kcfg::fileError(path, "cannot read: " + text.error().message);
   return parseKubeconfig(text.value(), path);
 }
 
@@ -401,20 +405,21 @@ Result<Kubeconfig> loadKubeconfig(const KubeconfigOptions& options) {
 Result<RestConfig> restConfigFor(const Kubeconfig& config, const std::string& context) {
   const std::string name = context.empty() ? config.current_context : context;
   KF_TRY(selected, selectContext(config, name));
-  const std::string path = entryPath("contexts", name) + ".context";
-  if (selected->cluster.empty()) return fieldError(selected->source, path + ".cluster", "missing");
+  const std::string path = kcfg::entryPath("contexts", name) + ".context";
+  if (selected->cluster.empty())
+    return kcfg::fieldError(selected->source, path + ".cluster", "missing");
   const auto cluster = config.clusters.find(selected->cluster);
   if (cluster == config.clusters.end()) {
-    return fieldError(selected->source, path + ".cluster",
-                      "cluster \"" + selected->cluster + "\" not found");
+    return kcfg::fieldError(selected->source, path + ".cluster",
+                            "cluster \"" + selected->cluster + "\" not found");
   }
   RestConfig out;
   KF_TRYV(applyCluster(cluster->first, cluster->second, out));
   if (!selected->user.empty()) {
     const auto user = config.users.find(selected->user);
     if (user == config.users.end()) {
-      return fieldError(selected->source, path + ".user",
-                        "user \"" + selected->user + "\" not found");
+      return kcfg::fieldError(selected->source, path + ".user",
+                              "user \"" + selected->user + "\" not found");
     }
     KF_TRYV(applyUser(user->first, user->second, cluster->second, out));
   }
