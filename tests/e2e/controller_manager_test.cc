@@ -40,11 +40,10 @@ class ControlPlane {
   RestClient& host() { return *host_; }
 
   void writeConfig(const Json& spec_overrides = Json::object()) {
-    Json spec = {
-        {"scope", "Cluster"},
-        {"clusterHealthCheck",
-         {{"period", "1s"}, {"timeout", "1s"}, {"failureThreshold", 2}, {"successThreshold", 1}}},
-        {"controllerDuration", {{"availableDelay", "1s"}, {"unavailableDelay", "1s"}}}};
+    Json spec = kubeFedConfigSpec(
+        {{"clusterHealthCheck",
+          {{"period", "1s"}, {"timeout", "1s"}, {"failureThreshold", 2}, {"successThreshold", 1}}},
+         {"controllerDuration", {{"availableDelay", "1s"}, {"unavailableDelay", "1s"}}}});
     spec.merge_patch(spec_overrides);
     ResourceClient configs(*host_, kKubeFedConfigs, ns());
     auto created = configs.create({{"apiVersion", "core.kubefed.io/v1beta1"},
