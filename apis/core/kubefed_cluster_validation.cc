@@ -60,39 +60,49 @@ EndpointParts splitEndpoint(std::string_view endpoint) {
   return parts;
 }
 
-bool looksLikeIp(std::string_view host) {
-  if (host.find(':') != std::string_view::npos) return true;
-  return std::all_of(host.begin(), host.end(),
-                     [](char c) { return c == '.' || (c >= '0' && c <= '9'); });
+// client-go's DefaultServerURL error for an endpoint that is no URL and no host:port pair.
+std::string hostError(std::string_view endpoint) {
+  return std::string(kHostError) + ": " + meta::goQuote(endpoint);
 }
 
-ErrorList validateEndpointHost(const std::string& host, bool bracketed, const FieldPath& path) {
-  if (bracketed || looksLikeIp(host)) {
-    if (meta::isValidIp(host)) return {};
-    return {meta::invalid(path, BadValue::quoted(host), "must be a valid IP address")};
-  }
-  return meta::validateDns1123Subdomain(host, path);
+std::string joined(const std::vector<std::string>& messages) {
+  std::string out;
+  for (const auto& message : messages) out += (out.empty() ? "" : ",") + message;
+  return out;
 }
 
-ErrorList validateEndpointPort(std::string_view endpoint, const std::string& port,
-                               const FieldPath& path) {
-  ErrorList errors;
-  if (port.empty()) return errors;  // "host:" means the default port, as in Go's net/url
+// The host may be an IP address or a DNS name; when it is neither, KubeFed says both.
+ErrorList validateEndpointHost(const std::string& host, const FieldPath& path) {
+  const auto dns_errors = meta::dns1123SubdomainErrors(host);
+  if (dns_errors.empty() || meta::isValidIp(host)) return {};
+  return {meta::invalid(
+      path, BadValue::quoted(host),
+      "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff); or " + joined(dns_errors))};
+}
+
+// A port that is not all digits fails Go's url.Parse before KubeFed sees it: without a scheme
+// the parse error itself is reported; with one, client-go retries with https:// in front, which
+// then fails as a host with a path.
+ErrorList validateEndpointPort(std::string_view endpoint, const EndpointParts& parts,
+                               const std::string& port, const FieldPath& path) {
+  if (port.empty()) return {};  // "host:" means the default port, as in Go's net/url
   if (!std::all_of(port.begin(), port.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-    // What url.Parse itself says about such a port.
-    errors.push_back(meta::invalid(path, BadValue::quoted(endpoint),
-                                   "invalid port " + meta::goQuote(":" + port) + " after host"));
+    const std::string message =
+        parts.explicit_scheme ? hostError(endpoint)
+                              : "parse " + meta::goQuote("https://" + std::string(endpoint)) +
+                                    ": invalid port " + meta::goQuote(":" + port) + " after host";
+    return {meta::invalid(path, BadValue::quoted(endpoint), message)};
   }
   long long number = 0;
   const auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), number);
   if (ec != std::errc() || end != port.data() + port.size()) {
-    errors.push_back(
-        meta::invalid(path, BadValue::quoted(port), "error converting port to integer"));
-  } else if (number < 1 || number > 65535) {
-    errors.push_back(
-        meta::invalid(path, BadValue::number(number), "must be between 1 and 65535, inclusive"));
+    return {meta::invalid(path, BadValue::quoted(port), "error converting port to integer")};
   }
-  return errors;
+  if (number < 1 || number > 65535) {
+    return {
+        meta::invalid(path, BadValue::number(number), "must be between 1 and 65535, inclusive")};
+  }
+  return {};
 }
 
 // Go's %#v of a []TLSValidation, the value KubeFed prints for a bad list.
@@ -138,7 +148,7 @@ ErrorList validateApiEndpoint(std::string_view endpoint, const FieldPath& path) 
   const EndpointParts parts = splitEndpoint(endpoint);
   const bool bad_path = !parts.explicit_scheme && !parts.path.empty() && parts.path != "/";
   if (parts.authority.empty() || bad_path) {
-    return {meta::invalid(path, BadValue::quoted(endpoint), std::string(kHostError))};
+    return {meta::invalid(path, BadValue::quoted(endpoint), hostError(endpoint))};
   }
   ErrorList errors;
   if (parts.scheme != "http" && parts.scheme != "https") {
@@ -146,25 +156,21 @@ ErrorList validateApiEndpoint(std::string_view endpoint, const FieldPath& path) 
   }
   std::string host = parts.authority;
   std::string port;
-  bool has_port = false;
-  const bool bracketed = host.front() == '[';
-  if (bracketed) {
+  if (host.front() == '[') {  // [IPv6]:port; Hostname() drops the brackets
     const auto close = host.find(']');
     const std::string after = close == std::string::npos ? "x" : host.substr(close + 1);
     if (!after.empty() && after.front() != ':') {
-      errors.push_back(meta::invalid(path, BadValue::quoted(endpoint), std::string(kHostError)));
+      errors.push_back(meta::invalid(path, BadValue::quoted(endpoint), hostError(endpoint)));
       return errors;
     }
-    has_port = !after.empty();
-    if (has_port) port = after.substr(1);
+    if (!after.empty()) port = after.substr(1);
     host = host.substr(1, close - 1);
-  } else if (const auto colon = host.find(':'); colon != std::string::npos) {
-    has_port = true;
+  } else if (const auto colon = host.rfind(':'); colon != std::string::npos) {
     port = host.substr(colon + 1);
     host.resize(colon);
   }
-  meta::append(errors, validateEndpointHost(host, bracketed, path));
-  if (has_port) meta::append(errors, validateEndpointPort(endpoint, port, path));
+  meta::append(errors, validateEndpointHost(host, path));
+  meta::append(errors, validateEndpointPort(endpoint, parts, port, path));
   return errors;
 }
 
@@ -179,8 +185,9 @@ ErrorList validateDisabledTlsValidations(const std::vector<std::string>& validat
   static const std::vector<std::string> kAccepted{
       std::string(kTlsAll), std::string(kTlsSubjectName), std::string(kTlsValidityPeriod)};
   ErrorList errors;
-  for (std::size_t i = 0; i < validations.size(); ++i) {
-    meta::append(errors, meta::validateEnumString(validations[i], path.index(i), kAccepted));
+  // KubeFed names the list, not the element, for an unknown value.
+  for (const auto& validation : validations) {
+    meta::append(errors, meta::validateEnumString(validation, path, kAccepted));
   }
   const bool has_all =
       std::find(validations.begin(), validations.end(), kTlsAll) != validations.end();

@@ -13,6 +13,11 @@ namespace kf::core {
 
 inline constexpr std::string_view kResourceLockConfigMaps = "configmaps";
 inline constexpr std::string_view kResourceLockEndpoints = "endpoints";
+// Beyond KubeFed v0.8.1 (which accepts the two above): client-go's Lease lock, and its
+// migration locks that write both objects.
+inline constexpr std::string_view kResourceLockLeases = "leases";
+inline constexpr std::string_view kResourceLockConfigMapsLeases = "configmapsleases";
+inline constexpr std::string_view kResourceLockEndpointsLeases = "endpointsleases";
 inline constexpr std::string_view kGatePushReconciler = "PushReconciler";
 inline constexpr std::string_view kGateSchedulerPreferences = "SchedulerPreferences";
 inline constexpr std::string_view kGateRawResourceStatusCollection = "RawResourceStatusCollection";
@@ -27,7 +32,8 @@ struct LeaderElectConfig {
   std::optional<meta::Duration> lease_duration;
   std::optional<meta::Duration> renew_deadline;
   std::optional<meta::Duration> retry_period;
-  std::optional<std::string> resource_lock;  // "configmaps" | "endpoints"
+  // "configmaps" | "endpoints" | "leases" | "configmapsleases" | "endpointsleases"
+  std::optional<std::string> resource_lock;
   Json extra;
 };
 

@@ -19,8 +19,9 @@ constexpr double kJitterFactor = 1.2;
 ErrorList validateDurationPositive(const std::optional<Duration>& duration, const FieldPath& path) {
   if (!duration) return {meta::required(path)};
   if (duration->value().count() > 0) return {};
-  return {meta::invalid(path, BadValue::bare(meta::formatGoDuration(duration->value())),
-                        "should be greater than 0")};
+  // KubeFed compares (and prints) the duration as int64 nanoseconds here.
+  return {
+      meta::invalid(path, BadValue::number(duration->value().count()), "should be greater than 0")};
 }
 
 ErrorList validateIntPositive(const std::optional<std::int64_t>& value, const FieldPath& path) {
@@ -76,8 +77,10 @@ ErrorList validateElectionTimings(const LeaderElectConfig& config, const FieldPa
 
 ErrorList validateLeaderElect(const std::optional<LeaderElectConfig>& config,
                               const FieldPath& path) {
-  static const std::vector<std::string> kLocks{std::string(kResourceLockConfigMaps),
-                                               std::string(kResourceLockEndpoints)};
+  static const std::vector<std::string> kLocks{
+      std::string(kResourceLockConfigMaps), std::string(kResourceLockEndpoints),
+      std::string(kResourceLockLeases), std::string(kResourceLockConfigMapsLeases),
+      std::string(kResourceLockEndpointsLeases)};
   if (!config) return {meta::required(path)};
   ErrorList errors = validateDurationPositive(config->lease_duration, path.child("leaseDuration"));
   meta::append(errors,

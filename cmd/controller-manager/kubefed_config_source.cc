@@ -100,6 +100,13 @@ Result<core::KubeFedConfig> readApi(RestClient& host, const std::string& ns,
   return config;
 }
 
+// How KubeFed prints the list (Go's %v of a field.ErrorList): "[a b]", also for a single error.
+std::string printedLikeGoErrorList(const meta::ErrorList& errors) {
+  std::string out = "[";
+  for (const auto& error : errors) out += (out.size() > 1 ? " " : "") + error.message();
+  return out + "]";
+}
+
 Duration valueOr(const std::optional<meta::Duration>& value, Duration fallback) {
   return value ? value->value() : fallback;
 }
@@ -113,11 +120,12 @@ Result<core::KubeFedConfig> obtainKubeFedConfig(RestClient& host, const Options&
                                            : readFile(options.kubefed_config, ns);
   if (!loaded) return loaded;
   core::KubeFedConfig config = std::move(loaded).value();
-  core::setKubeFedConfigDefaults(config);
   const std::string name = ns + "/" + kKubeFedConfigName;
+  // Validated as stored, never defaulted first (KubeFed's webhook defaults it on create): a
+  // partial config written where no webhook ran is fatal, as it is for KubeFed.
   if (auto errors = core::validateKubeFedConfig(config, nullptr); !errors.empty()) {
     return makeError(Reason::kInvalid,
-                     "invalid KubeFedConfig \"" + name + "\": " + meta::aggregate(errors));
+                     "invalid KubeFedConfig \"" + name + "\": " + printedLikeGoErrorList(errors));
   }
   spdlog::info("Using valid KubeFedConfig \"{}\"", name);
   return config;
@@ -136,7 +144,7 @@ Result<ControlPlaneConfig> controlPlaneConfigFrom(const core::KubeFedConfig& con
   } else {
     spdlog::info("KubeFed will target all namespaces");
   }
-  // Defaulting filled every section; validation checked the values.
+  // Validation required every section and checked the values.
   const auto& durations = *spec.controller_duration;
   out.cluster_available_delay = valueOr(durations.available_delay, out.cluster_available_delay);
   out.cluster_unavailable_delay =
@@ -148,6 +156,7 @@ Result<ControlPlaneConfig> controlPlaneConfigFrom(const core::KubeFedConfig& con
       valueOr(election.renew_deadline, out.renew_deadline));
   out.retry_period =
       options.leader_elect_retry_period.value_or(valueOr(election.retry_period, out.retry_period));
+  out.resource_lock = election.resource_lock.value_or(out.resource_lock);
   const auto& health = *spec.cluster_health_check;
   out.health_period = valueOr(health.period, out.health_period);
   out.health_timeout = valueOr(health.timeout, out.health_timeout);

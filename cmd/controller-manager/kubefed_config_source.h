@@ -1,7 +1,7 @@
 #pragma once
 // Where the controller manager's KubeFedConfig comes from (spec §2.1 steps 4–6): a file given with
-// --kubefed-config, else the object `kubefed` in the KubeFed namespace, created when absent; then
-// defaulted, validated, and turned into the settings the controllers read.
+// --kubefed-config, else the object `kubefed` in the KubeFed namespace, created (defaulted) when
+// absent; then validated as it is, and turned into the settings the controllers read.
 
 #include <string>
 
@@ -15,8 +15,8 @@ namespace kf::manager {
 
 inline constexpr const char* kKubeFedConfigName = "kubefed";
 
-// The KubeFedConfig to run with, defaulted and validated. Invalid ones fail with
-// "invalid KubeFedConfig \"<ns>/<name>\": <field errors>".
+// The KubeFedConfig to run with, validated without defaulting it first. Invalid ones, partial ones
+// included, fail as KubeFed's do: "invalid KubeFedConfig \"<ns>/<name>\": [<error> <error>...]".
 Result<core::KubeFedConfig> obtainKubeFedConfig(RestClient& host, const Options& options,
                                                 const std::string& kubefed_namespace);
 

@@ -21,7 +21,7 @@
 #include "federation/controller/manager.h"
 #include "federation/election/identity.h"
 #include "federation/election/leader_elector.h"
-#include "federation/election/lease_lock.h"
+#include "federation/election/lock_types.h"
 #include "federation/events/api_event_recorder.h"
 
 namespace kf::manager {
@@ -133,10 +133,15 @@ int runControllers(const ControlPlaneConfig& config, const std::shared_ptr<RestC
 
 int runWithLeaderElection(const ControlPlaneConfig& config, const std::shared_ptr<RestClient>& host,
                           const std::stop_token& stop) {
-  LeaseLock lock(*host, config.kubefed_namespace, kLeaderLockName);
   LeaderElectionConfig election;
-  election.lock = &lock;
   election.identity = makeLeaderIdentity();
+  auto lock = makeResourceLock(config.resource_lock, *host, config.kubefed_namespace,
+                               kLeaderLockName, election.identity);
+  if (!lock) return fatal("error creating lock: " + lock.error().message);
+  election.lock = lock.value().get();
+  // KubeFed records the LeaderElection events in its namespace as the controller manager.
+  ApiEventRecorder recorder(*host, "kubefed-controller-manager", "", realClock());
+  election.recorder = &recorder;
   election.lease_duration = config.lease_duration;
   election.renew_deadline = config.renew_deadline;
   election.retry_period = config.retry_period;
@@ -145,6 +150,7 @@ int runWithLeaderElection(const ControlPlaneConfig& config, const std::shared_pt
     return fatal("invalid leader election settings: " + invalid);
   }
   spdlog::info("Leader election identity: {}", election.identity);
+  spdlog::info("Leader election lock: {} {}", config.resource_lock, lock.value()->describe());
   return runControllers(config, host, std::move(election), stop);
 }
 

@@ -1,5 +1,7 @@
 #include "cmd/kubefedctl/disable.h"
 
+#include <spdlog/spdlog.h>
+
 #include <chrono>
 #include <thread>
 
@@ -61,112 +63,146 @@ Result<std::string> typeConfigName(RestClient& client, const std::string& name,
   return groupQualifiedName(target.name, target.group);
 }
 
-// The federated CRD's name when no FTC records it: what `enable` would have generated.
-Result<std::string> generatedCrdName(RestClient& client, const std::string& ftc_name,
-                                     const DisableFlags& flags) {
-  DiscoveryClient discovery(client);
-  KF_TRY(target, lookupApiResource(discovery, ftc_name, flags.target_version));
-  EnableTypeDirective directive;
-  directive.federated_group = flags.federated_group;
-  return federatedTypeFor(target, directive).crdName();
+// The error with KubeFed's words in front ("Error deleting crd \"x\": <reason>").
+ApiError wrapped(ApiError error, const std::string& what) {
+  error.message = what + ": " + error.message;
+  return error;
 }
 
+// The federated type of an installed FTC.
 GroupVersionResource federatedResource(const Json& type_config) {
   const Json& fed = type_config["spec"]["federatedType"];
   return {fed.value("group", ""), fed.value("version", ""), fed.value("pluralName", ""),
           fed.value("scope", "") == "Namespaced"};
 }
 
-std::string crdNameOf(const Json& type_config) {
-  const auto resource = federatedResource(type_config);
-  return resource.resource + "." + resource.group;
+// The federated type when no FTC records it: what `enable` would have generated.
+Result<GroupVersionResource> generatedFederatedResource(RestClient& client,
+                                                        const std::string& ftc_name,
+                                                        const DisableFlags& flags) {
+  DiscoveryClient discovery(client);
+  KF_TRY(target, lookupApiResource(discovery, ftc_name, flags.target_version));
+  EnableTypeDirective directive;
+  directive.federated_group = flags.federated_group;
+  const FederatedTypeInfo federated = federatedTypeFor(target, directive);
+  return GroupVersionResource{federated.group, federated.version, federated.plural,
+                              federated.namespaced};
 }
 
-Status requireNoInstances(RestClient& client, const Json& type_config) {
-  ResourceClient instances(client, federatedResource(type_config));
-  auto listed = instances.list({.limit = 1});
-  if (!listed)
+std::string crdNameOf(const GroupVersionResource& federated) {
+  return federated.resource + "." + federated.group;
+}
+
+Status requireNoInstances(RestClient& client, const GroupVersionResource& federated) {
+  auto listed = ResourceClient(client, federated).list({.limit = 1});
+  if (!listed) {
     return isNotFound(listed.error()) ? boost::outcome_v2::success() : Status(listed.error());
+  }
   if (listed.value().items.empty()) return boost::outcome_v2::success();
   return makeError(Reason::kInvalid,
-                   "Cannot delete CRD \"" + crdNameOf(type_config) +
-                       "\" while resource instances exist. Please delete all resources of this "
-                       "type before disabling with --delete-crd.");
+                   "Cannot delete CRD \"" + crdNameOf(federated) +
+                       "\" while resource instances exist. Please try kubefedctl disable again "
+                       "after removing the resource instances or without the '--delete-crd' "
+                       "option");
 }
 
 Status disablePropagation(ResourceClient& type_configs, const Json& type_config,
-                          const std::string& ns, std::ostream& out) {
+                          const std::string& qualified_name, std::ostream& out) {
   if (type_config["spec"].value("propagation", "") != "Enabled") {
+    out << "Propagation already disabled for FederatedTypeConfig \"" << qualified_name << "\"\n";
     return boost::outcome_v2::success();
   }
-  KF_TRYV(type_configs.patch(objectName(type_config), PatchType::kMerge,
-                             R"({"spec":{"propagation":"Disabled"}})"));
-  out << "Disabled propagation for FederatedTypeConfig \"" << qualified(ns, objectName(type_config))
-      << "\"\n";
+  if (auto patched = type_configs.patch(objectName(type_config), PatchType::kMerge,
+                                        R"({"spec":{"propagation":"Disabled"}})");
+      !patched) {
+    return wrapped(patched.error(), "Error disabling propagation for FederatedTypeConfig \"" +
+                                        qualified_name + "\"");
+  }
+  out << "Disabled propagation for FederatedTypeConfig \"" << qualified_name << "\"\n";
   return boost::outcome_v2::success();
 }
 
-// The controller manager reports it stopped the sync controller in the FTC's status.
+// The controller manager reports it stopped the sync controller in the FTC's status. As in
+// KubeFed, a failed read is logged and the wait goes on.
 Status waitPropagationStopped(ResourceClient& type_configs, const std::string& name,
-                              const std::string& ns, std::ostream& out) {
+                              const std::string& qualified_name, std::ostream& out) {
+  out << "Verifying propagation controller is stopped for FederatedTypeConfig \"" << qualified_name
+      << "\"\n";
+  out.flush();  // the wait can take seconds: say what it is waiting for now
   const auto deadline = std::chrono::steady_clock::now() + kStopTimeout;
   while (true) {
-    KF_TRY(current, type_configs.get(name));
-    if (current.value("status", Json::object()).value("propagationController", "") ==
-        "NotRunning") {
-      out << "Propagation controller for FederatedTypeConfig \"" << qualified(ns, name)
+    auto current = type_configs.get(name);
+    if (!current) {
+      spdlog::error("Error retrieving FederatedTypeConfig \"{}\": {}", qualified_name,
+                    current.error().message);
+    } else if (current.value().value("status", Json::object()).value("propagationController", "") ==
+               "NotRunning") {
+      out << "Propagation controller for FederatedTypeConfig \"" << qualified_name
           << "\" is stopped\n";
       return boost::outcome_v2::success();
     }
     if (std::chrono::steady_clock::now() >= deadline) {
+      // KubeFed's message, its cause printed twice as KubeFed's error wrapping does.
       return makeError(Reason::kTimeout,
-                       "Error verifying propagation controller is stopped for "
-                       "FederatedTypeConfig \"" +
-                           qualified(ns, name) + "\": timed out waiting for the condition");
+                       "Unable to verify propagation controller for FederatedTypeConfig \"" +
+                           qualified_name +
+                           "\" is stopped: timed out waiting for the condition: timed out "
+                           "waiting for the condition");
     }
     std::this_thread::sleep_for(kStopPollInterval);
   }
 }
 
-Status deleteCrd(RestClient& client, const std::string& name, std::ostream& out) {
+Status deleteFederatedType(RestClient& client, const GroupVersionResource& federated,
+                           std::ostream& out) {
+  KF_TRYV(requireNoInstances(client, federated));
+  const std::string name = crdNameOf(federated);
   auto removed = ResourceClient(client, kCrds).remove(name);
-  if (!removed && !isNotFound(removed.error())) return removed.error();
+  if (!removed && isNotFound(removed.error())) {
+    out << "customresourcedefinition \"" << name << "\" does not exist\n";
+    return boost::outcome_v2::success();
+  }
+  if (!removed) return wrapped(removed.error(), "Error deleting crd \"" + name + "\"");
   out << "customresourcedefinition \"" << name << "\" deleted\n";
   return boost::outcome_v2::success();
 }
 
+// Spec §3.4, with KubeFed's lines on stdout.
 Status disable(RestClient& client, const std::string& name, const DisableFlags& flags,
                std::ostream& out) {
   const std::string& ns = flags.global.kubefed_namespace;
   KF_TRY(ftc_name, typeConfigName(client, name, flags.target_version));
+  const std::string qualified_name = qualified(ns, ftc_name);
   ResourceClient type_configs(client, kTypeConfigs, ns);
   auto found = type_configs.get(ftc_name);
-  if (!found && !isNotFound(found.error())) return found.error();
-  if (!found) {
-    out << "FederatedTypeConfig \"" << qualified(ns, ftc_name) << "\" does not exist\n";
+  if (!found && !isNotFound(found.error())) {
+    return wrapped(found.error(),
+                   "Error retrieving FederatedTypeConfig \"" + qualified_name + "\"");
   }
+  if (!found) out << "FederatedTypeConfig \"" << qualified_name << "\" does not exist\n";
   if (flags.global.dry_run) return boost::outcome_v2::success();
 
-  std::string crd_name;
+  // Propagation stops before the CRD goes, so that the controller manager's watches end cleanly.
   if (found) {
     const Json& type_config = found.value();
     if (flags.delete_crd) {
-      KF_TRYV(requireNoInstances(client, type_config));
+      KF_TRYV(requireNoInstances(client, federatedResource(type_config)));
     }
-    KF_TRYV(disablePropagation(type_configs, type_config, ns, out));
-    KF_TRYV(waitPropagationStopped(type_configs, ftc_name, ns, out));
-    crd_name = crdNameOf(type_config);
-  } else if (flags.delete_crd) {
-    KF_TRY(generated, generatedCrdName(client, ftc_name, flags));
-    crd_name = generated;
+    KF_TRYV(disablePropagation(type_configs, type_config, qualified_name, out));
+    KF_TRYV(waitPropagationStopped(type_configs, ftc_name, qualified_name, out));
   }
   if (flags.delete_crd) {
-    KF_TRYV(deleteCrd(client, crd_name, out));
+    KF_TRY(federated, found ? Result<GroupVersionResource>(federatedResource(found.value()))
+                            : generatedFederatedResource(client, ftc_name, flags));
+    KF_TRYV(deleteFederatedType(client, federated, out));
   }
   if (found) {
     auto removed = type_configs.remove(ftc_name);
-    if (!removed && !isNotFound(removed.error())) return removed.error();
-    out << "federatedtypeconfig \"" << qualified(ns, ftc_name) << "\" deleted\n";
+    if (!removed && !isNotFound(removed.error())) {
+      return wrapped(removed.error(),
+                     "Error deleting FederatedTypeConfig \"" + qualified_name + "\"");
+    }
+    out << "federatedtypeconfig \"" << qualified_name << "\" deleted\n";
   }
   return boost::outcome_v2::success();
 }

@@ -89,10 +89,6 @@ Result<EnableResources> resourcesFor(RestClient& client, const EnableTypeDirecti
   return generateEnableResources(target, schema, directive);
 }
 
-void writeYaml(const EnableResources& resources, std::ostream& out) {
-  out << "---\n" << toYaml(resources.type_config) << "---\n" << toYaml(resources.crd);
-}
-
 class EnableCommand : public Command {
  public:
   void addFlags(FlagSet& flags) override { options_.addTo(flags); }
@@ -110,7 +106,7 @@ class EnableCommand : public Command {
     if (!resources) return fail(resources.error().message, streams);
 
     if (options_.output == "yaml") {
-      writeYaml(resources.value(), streams.out);
+      streams.out << enableResourcesYaml(resources.value());
       return kExitOk;
     }
     CreateOptions create{options_.global.kubefed_namespace, options_.global.dry_run};

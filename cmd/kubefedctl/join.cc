@@ -20,7 +20,8 @@ const HelpText kJoinHelp{
     "Please use the --host-cluster-context flag otherwise.\n\n"
     "The joining cluster's token controller (kube-controller-manager) must be running: join\n"
     "creates a service account token Secret there and waits up to 30s for its token. A join\n"
-    "that failed half way can be run again; it completes what the first run started.\n"
+    "that failed half way can be run again with --error-on-existing=false; it completes what\n"
+    "the first run started.\n"
     "With --dry-run, nothing is written and the KubeFedCluster is printed as YAML.",
     "  # Register a cluster with a KubeFed control plane by specifying the cluster name and the\n"
     "  # context name of the control plane's host cluster. Cluster name must be a valid RFC 1123\n"
@@ -79,6 +80,7 @@ MemberSetup memberSetupFor(const JoinRequest& request, JoinScope scope) {
   setup.kubefed_namespace = request.kubefed_namespace;
   setup.service_account = serviceAccountName(request.cluster_name, request.host_cluster_name);
   setup.scope = scope;
+  setup.error_on_existing = request.error_on_existing;
   setup.token_timeout = request.token_timeout;
   return setup;
 }
@@ -110,14 +112,19 @@ Result<Json> joinCluster(RestClient& host, RestClient* member, const JoinRequest
                          std::ostream& out, Clock& clock) {
   KF_TRYV(validateRequest(request));
   KF_TRY(scope, readJoinScope(host, request.kubefed_namespace));
+  if (member == nullptr) return makeError(Reason::kInvalid, "no client for the joining cluster");
+  const MemberSetup setup = memberSetupFor(request, scope);
+  // KubeFed's preflight, also on a dry run: the joining cluster has no ServiceAccount of ours.
+  if (request.error_on_existing) {
+    KF_TRYV(checkServiceAccountAbsent(*member, setup));
+  }
   KF_TRY(existing, findKubeFedCluster(host, request.kubefed_namespace, request.cluster_name,
                                       request.error_on_existing));
   if (request.dry_run) {
     return kubefedClusterObject(request.endpoint, request.cluster_name, request.kubefed_namespace,
                                 request.secret_name, "");
   }
-  if (member == nullptr) return makeError(Reason::kInvalid, "no client for the joining cluster");
-  KF_TRY(token, setUpJoiningCluster(*member, memberSetupFor(request, scope), clock, out));
+  KF_TRY(token, setUpJoiningCluster(*member, setup, clock, out));
   HostSecretRequest secret{request.cluster_name, request.kubefed_namespace, request.secret_name,
                            token.token_base64, request.error_on_existing};
   KF_TRY(secret_name, writeHostSecret(host, secret, out));
@@ -142,14 +149,10 @@ class JoinCommand : public Command {
     const Kubeconfig& kubeconfig = resolved.value().kubeconfig;
     auto host = cliClient(kubeconfig, resolved.value().target.host_context);
     if (!host) return fail(host.error().message, streams);
-    std::unique_ptr<RestClient> member;
-    if (!request.value().dry_run) {
-      auto client = cliClient(kubeconfig, resolved.value().target.cluster_context);
-      if (!client) return fail(client.error().message, streams);
-      member = std::move(client.value());
-    }
+    auto member = cliClient(kubeconfig, resolved.value().target.cluster_context);
+    if (!member) return fail(member.error().message, streams);
     auto cluster =
-        joinCluster(*host.value(), member.get(), request.value(), streams.out, realClock());
+        joinCluster(*host.value(), member.value().get(), request.value(), streams.out, realClock());
     if (!cluster) return fail(cluster.error().message, streams);
     if (request.value().dry_run) printYaml(cluster.value(), streams.out);
     return kExitOk;

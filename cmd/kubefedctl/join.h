@@ -8,11 +8,12 @@
 //   * The token Secret is created explicitly (type kubernetes.io/service-account-token) and join
 //     waits up to 30s for the token controller to fill it: Kubernetes >= 1.24 no longer creates
 //     one per ServiceAccount.
-//   * A join re-run after a failure completes the job: while the KubeFedCluster does not exist,
-//     objects an earlier join left in the joining cluster are reused and brought up to date, and
-//     its host Secret is reused, even with --error-on-existing=true. That flag stops a join only
-//     when the KubeFedCluster exists (the cluster is joined) or --secret-name names a Secret no
-//     join of this cluster wrote.
+//   * With --error-on-existing=true (the default) join stops, as KubeFed's does, at an existing
+//     ServiceAccount (checked before anything is written, also on a dry run), an existing role
+//     or binding, or an existing KubeFedCluster; the message says how to go on. A join re-run
+//     with --error-on-existing=false completes what an earlier join left: its objects in the
+//     joining cluster are reused and brought up to date, and its host Secret (found by an
+//     annotation) is reused rather than a second one generated.
 //   * Every object written is reported on stdout, one line each ("serviceaccount/x created in
 //     cluster \"member1\""); --dry-run prints the KubeFedCluster it would create as YAML.
 
@@ -39,9 +40,9 @@ struct JoinRequest {
 };
 
 // Joins the cluster `member` reaches to the control plane in `host`, and returns the
-// KubeFedCluster written. A dry run only reads from the host (`member` may be null) and returns
-// the KubeFedCluster join would create: secretRef is --secret-name, caBundle only from the
-// kubeconfig.
+// KubeFedCluster written. A dry run only reads (the KubeFedConfig, the ServiceAccount preflight,
+// the KubeFedCluster) and returns the KubeFedCluster join would create: secretRef is
+// --secret-name, caBundle only from the kubeconfig.
 Result<Json> joinCluster(RestClient& host, RestClient* member, const JoinRequest& request,
                          std::ostream& out, Clock& clock);
 

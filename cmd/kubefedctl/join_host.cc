@@ -88,7 +88,8 @@ Result<JoinScope> readJoinScope(RestClient& host, const std::string& kubefed_nam
                          "\". Is a KubeFed control plane running in this namespace?");
   }
   const std::string scope = config.value().value("spec", Json::object()).value("scope", "");
-  if (scope == "Cluster") return JoinScope::kCluster;
+  // An empty scope is Cluster, as KubeFed's join treats every scope but Namespaced.
+  if (scope == "Cluster" || scope.empty()) return JoinScope::kCluster;
   if (scope == "Namespaced") return JoinScope::kNamespaced;
   return makeError(Reason::kInvalid,
                    "KubeFedConfig " + quotedKey(kubefed_namespace, kKubeFedConfigName) +

@@ -7,6 +7,11 @@
 namespace kf::kubefedctl {
 namespace {
 
+// After KubeFed's "... already exists": how to go on.
+constexpr const char* kRerunHint =
+    " (left by an earlier join: unjoin the cluster first, or pass --error-on-existing=false to "
+    "complete or update that join)";
+
 // Writes the joining cluster's objects one at a time, each reported on `out`; errors name the
 // object and the cluster.
 class MemberWriter {
@@ -151,6 +156,12 @@ Status MemberWriter::applyRbac(const RbacObject& rbac) {
   if (!existing && !isNotFound(existing.error())) {
     return inContext(existing.error(), doing("reading", rbac.kind, desired));
   }
+  if (existing && setup_.error_on_existing) {
+    return makeError(Reason::kAlreadyExists, rbac.description + " for service account " +
+                                                 setup_.service_account + " in joining cluster " +
+                                                 setup_.cluster_name + " already exists" +
+                                                 kRerunHint);
+  }
   Result<std::string> action = std::string("created");
   if (!existing) {
     if (auto created = objects.create(desired); !created) action = created.error();
@@ -193,6 +204,21 @@ Result<ServiceAccountToken> MemberWriter::waitForToken(Clock& clock) {
 }
 
 }  // namespace
+
+Status checkServiceAccountAbsent(RestClient& member, const MemberSetup& setup) {
+  auto existing = ResourceClient(member, kServiceAccountKind.resource, setup.kubefed_namespace)
+                      .get(setup.service_account);
+  if (!existing && isNotFound(existing.error())) return boost::outcome_v2::success();
+  if (!existing) {
+    return inContext(existing.error(),
+                     "reading serviceaccount " +
+                         quotedKey(setup.kubefed_namespace, setup.service_account) +
+                         " in cluster \"" + setup.cluster_name + "\"");
+  }
+  return makeError(Reason::kAlreadyExists,
+                   "service account: " + setup.service_account +
+                       " already exists in joining cluster: " + setup.cluster_name + kRerunHint);
+}
 
 Result<ServiceAccountToken> setUpJoiningCluster(RestClient& member, const MemberSetup& setup,
                                                 Clock& clock, std::ostream& out) {

@@ -48,20 +48,24 @@ std::vector<RbacObject> clusterScopedRbac(const std::string& service_account,
                                           const std::string& ns) {
   const std::string name = roleName(service_account);
   Json rules = Json::array({allResourcesRule(), {{"nonResourceURLs", {"*"}}, {"verbs", {"get"}}}});
-  return {{kClusterRoleKind, role("ClusterRole", name, "", std::move(rules))},
+  return {{kClusterRoleKind, role("ClusterRole", name, "", std::move(rules)), "cluster role"},
           {kClusterRoleBindingKind,
-           binding("ClusterRoleBinding", "ClusterRole", name, "", service_account, ns)}};
+           binding("ClusterRoleBinding", "ClusterRole", name, "", service_account, ns),
+           "cluster role binding"}};
 }
 
 std::vector<RbacObject> namespaceScopedRbac(const std::string& service_account,
                                             const std::string& ns) {
   const std::string name = roleName(service_account);
   const std::string health = healthCheckRoleName(service_account, ns);
-  return {{kRoleKind, role("Role", name, ns, Json::array({allResourcesRule()}))},
-          {kRoleBindingKind, binding("RoleBinding", "Role", name, ns, service_account, ns)},
-          {kClusterRoleKind, role("ClusterRole", health, "", healthCheckRules())},
+  return {{kRoleKind, role("Role", name, ns, Json::array({allResourcesRule()})), "role"},
+          {kRoleBindingKind, binding("RoleBinding", "Role", name, ns, service_account, ns),
+           "role binding"},
+          {kClusterRoleKind, role("ClusterRole", health, "", healthCheckRules()),
+           "health check cluster role"},
           {kClusterRoleBindingKind,
-           binding("ClusterRoleBinding", "ClusterRole", health, "", service_account, ns)}};
+           binding("ClusterRoleBinding", "ClusterRole", health, "", service_account, ns),
+           "health check cluster role binding"}};
 }
 
 std::string dataField(const Json& secret, const char* key) {

@@ -66,6 +66,8 @@ Json tokenSecretObject(const std::string& service_account, const std::string& ns
 struct RbacObject {
   ObjectKind kind;
   Json object;
+  // How KubeFed's messages name it: "cluster role", "role binding", "health check cluster role".
+  std::string description;
 };
 
 // The roles and bindings join grants the ServiceAccount, each role before its binding.

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "apis/meta/ascii.h"
+#include "federation/client/client_certificate.h"
 #include "federation/client/server_url.h"
 #include "federation/client/transport.h"
 #include "federation/runtime/thread_annotations.h"
@@ -56,7 +57,12 @@ struct Endpoint {
 
 class Connection {
  public:
-  explicit Connection(const Endpoint& endpoint) : endpoint_(endpoint) {}
+  // `certificate`: presented in the TLS handshake instead of the endpoint's own (may be null).
+  Connection(const Endpoint& endpoint, std::shared_ptr<const ClientCertificate> certificate)
+      : endpoint_(endpoint), certificate_(std::move(certificate)) {}
+
+  // The per-request client certificate this connection authenticated with (null: none).
+  const std::shared_ptr<const ClientCertificate>& certificate() const { return certificate_; }
 
   Status connect() {
     const ServerUrl& target = endpoint_.proxy ? *endpoint_.proxy : endpoint_.server;
@@ -108,6 +114,7 @@ class Connection {
     message.version(11);
     message.set(http::field::host, endpoint_.server.authority());
     for (const auto& [name, value] : request.headers) message.set(name, value);
+    for (const auto& [name, value] : request.repeated_headers) message.insert(name, value);
     message.body() = request.body;
     message.prepare_payload();
     expiresAfter(request.timeout);
@@ -243,6 +250,9 @@ class Connection {
                const_cast<char*>(endpoint_.verify_name.c_str()));
     }
     if (endpoint_.verify_hostname) requireCertificateName(ssl_handle);
+    if (certificate_) {
+      KF_TRYV(useClientCertificate(ssl_handle, *certificate_));
+    }
     expiresAfter(endpoint_.connect_timeout);
     const auto ec =
         await([&](auto handler) { tls_->async_handshake(ssl::stream_base::client, handler); });
@@ -292,6 +302,7 @@ class Connection {
   }
 
   const Endpoint& endpoint_;
+  const std::shared_ptr<const ClientCertificate> certificate_;
   asio::io_context ioc_{1};
   beast::tcp_stream tcp_{ioc_};  // moved into tls_ on handshake
   std::optional<beast::ssl_stream<beast::tcp_stream>> tls_;
@@ -323,7 +334,7 @@ class BeastTransport final : public Transport {
   Result<HttpResponse> roundTrip(const HttpRequest& request) override {
     // A pooled connection may have been closed by the server while idle; the request then fails
     // before any response byte, and is safe to send again once on a fresh connection.
-    while (auto pooled = takeIdle()) {
+    while (auto pooled = takeIdle(request.client_certificate)) {
       bool reusable = false;
       auto response = pooled->exchange(request, &reusable);
       if (response) {
@@ -332,7 +343,7 @@ class BeastTransport final : public Transport {
       }
       if (response.error().reason != Reason::kConnectionFailed) return response;
     }
-    auto fresh = std::make_unique<Connection>(endpoint_);
+    auto fresh = std::make_unique<Connection>(endpoint_, request.client_certificate);
     KF_TRYV(fresh->connect());
     bool reusable = false;
     KF_TRY(response, fresh->exchange(request, &reusable));
@@ -341,7 +352,7 @@ class BeastTransport final : public Transport {
   }
 
   Result<ResponseStreamPtr> openStream(const HttpRequest& request) override {
-    auto connection = std::make_unique<Connection>(endpoint_);
+    auto connection = std::make_unique<Connection>(endpoint_, request.client_certificate);
     KF_TRYV(connection->connect());
     KF_TRYV(connection->send(request));
     KF_TRY(status, connection->readStreamHeader(request.timeout));
@@ -349,12 +360,17 @@ class BeastTransport final : public Transport {
   }
 
  private:
-  std::unique_ptr<Connection> takeIdle() {
+  // An idle connection made with the same client certificate. Those made with another one are
+  // closed: the certificate rotated, and the server must see the new one.
+  std::unique_ptr<Connection> takeIdle(
+      const std::shared_ptr<const ClientCertificate>& certificate) {
     MutexLock lock(mu_);
-    if (idle_.empty()) return nullptr;
-    auto connection = std::move(idle_.back());
-    idle_.pop_back();
-    return connection;
+    while (!idle_.empty()) {
+      auto connection = std::move(idle_.back());
+      idle_.pop_back();
+      if (connection->certificate() == certificate) return connection;
+    }
+    return nullptr;
   }
 
   void giveBack(std::unique_ptr<Connection> connection) {

@@ -10,31 +10,19 @@
 #include <sstream>
 #include <system_error>
 
-#include "federation/client/base64.h"
+#include "federation/client/kubeconfig_auth.h"
+#include "federation/client/kubeconfig_fields.h"
 #include "federation/client/server_url.h"
 
 namespace kf {
 namespace {
 
 namespace fs = std::filesystem;
+namespace kcfg = kubeconfig_fields;
 
 constexpr std::string_view kWhitespace = " \t\r\n";
-constexpr const char* kSupportedAuth = "use a token, tokenFile or client certificate instead";
 
 // ---- errors ------------------------------------------------------------------------------------
-
-ApiError fileError(const std::string& source, const std::string& problem) {
-  return makeError(Reason::kBadConfig, "kubeconfig \"" + source + "\": " + problem);
-}
-
-ApiError fieldError(const std::string& source, const std::string& field,
-                    const std::string& problem) {
-  return fileError(source, field + ": " + problem);
-}
-
-std::string entryPath(const char* section, const std::string& name) {
-  return std::string(section) + "[name=\"" + name + "\"]";
-}
 
 std::string joined(const std::vector<std::string>& items, const char* separator) {
   std::string out;
@@ -81,119 +69,66 @@ Result<std::string> readReferencedFile(const std::string& source, const std::str
                                        const std::string& path) {
   auto contents = readWholeFile(path);
   if (!contents) {
-    return fieldError(source, field, "cannot read \"" + path + "\": " + contents.error().message);
+    return kcfg::fieldError(source, field,
+                            "cannot read \"" + path + "\": " + contents.error().message);
   }
   return std::move(contents).value();
 }
 
 bool looksLikePem(const std::string& text) { return text.find("-----BEGIN ") != std::string::npos; }
 
-// ---- YAML access -------------------------------------------------------------------------------
-
-// The file being parsed: its name for messages and its directory for relative references.
-struct ParseContext {
-  std::string source;
-  fs::path dir;
-};
-
-bool isAbsent(const YAML::Node& node) { return !node.IsDefined() || node.IsNull(); }
-
-// "clusters[name=\"c\"].cluster" + "server"; top-level keys have no parent path.
-std::string fieldName(const std::string& path, const char* key) {
-  return path.empty() ? std::string(key) : path + "." + key;
-}
-
-Result<std::string> stringField(const YAML::Node& map, const char* key, const ParseContext& file,
-                                const std::string& path) {
-  const YAML::Node value = map[key];
-  if (isAbsent(value)) return std::string();
-  if (!value.IsScalar()) {
-    return fieldError(file.source, fieldName(path, key), "expected a string");
-  }
-  return value.Scalar();
-}
-
-Result<bool> boolField(const YAML::Node& map, const char* key, const ParseContext& file,
-                       const std::string& path) {
-  const YAML::Node value = map[key];
-  if (isAbsent(value)) return false;
-  bool out = false;
-  if (!value.IsScalar() || !YAML::convert<bool>::decode(value, out)) {
-    return fieldError(file.source, fieldName(path, key), "expected true or false");
-  }
-  return out;
-}
-
-// A "-data" field: base64 in the file, raw bytes in memory.
-Result<std::string> dataField(const YAML::Node& map, const char* key, const ParseContext& file,
-                              const std::string& path) {
-  KF_TRY(encoded, stringField(map, key, file, path));
-  if (encoded.empty()) return std::string();
-  std::optional<std::string> decoded = base64Decode(encoded);
-  if (!decoded) return fieldError(file.source, fieldName(path, key), "invalid base64");
-  return std::move(*decoded);
-}
-
-// A file reference, made absolute against the kubeconfig's own directory like kubectl does, so
-// merged configs from different directories keep pointing at the right files.
-Result<std::string> pathField(const YAML::Node& map, const char* key, const ParseContext& file,
-                              const std::string& path) {
-  KF_TRY(value, stringField(map, key, file, path));
-  if (value.empty() || fs::path(value).is_absolute() || file.dir.empty()) return value;
-  return (file.dir / value).lexically_normal().string();
-}
-
 // ---- entries -----------------------------------------------------------------------------------
 
-Result<KubeconfigCluster> parseCluster(const YAML::Node& body, const ParseContext& file,
+Result<KubeconfigCluster> parseCluster(const YAML::Node& body, const kcfg::ParseContext& file,
                                        const std::string& path) {
   KubeconfigCluster cluster;
   cluster.source = file.source;
-  KF_TRY(server, stringField(body, "server", file, path));
-  KF_TRY(ca_file, pathField(body, "certificate-authority", file, path));
-  KF_TRY(ca_data, dataField(body, "certificate-authority-data", file, path));
-  KF_TRY(insecure, boolField(body, "insecure-skip-tls-verify", file, path));
-  KF_TRY(server_name, stringField(body, "tls-server-name", file, path));
-  KF_TRY(proxy, stringField(body, "proxy-url", file, path));
+  KF_TRY(server, kcfg::stringField(body, "server", file, path));
+  KF_TRY(ca_file, kcfg::pathField(body, "certificate-authority", file, path));
+  KF_TRY(ca_data, kcfg::dataField(body, "certificate-authority-data", file, path));
+  KF_TRY(insecure, kcfg::boolField(body, "insecure-skip-tls-verify", file, path));
+  KF_TRY(server_name, kcfg::stringField(body, "tls-server-name", file, path));
+  KF_TRY(proxy, kcfg::stringField(body, "proxy-url", file, path));
+  KF_TRY(disable_compression, kcfg::boolField(body, "disable-compression", file, path));
+  KF_TRY(exec_extension, kcfg::parseExecExtension(body, file, path));
   cluster.server = std::move(server);
   cluster.certificate_authority = std::move(ca_file);
   cluster.certificate_authority_data = std::move(ca_data);
   cluster.insecure_skip_tls_verify = insecure;
   cluster.tls_server_name = std::move(server_name);
   cluster.proxy_url = std::move(proxy);
+  cluster.disable_compression = disable_compression;
+  cluster.exec_extension = std::move(exec_extension);
   return cluster;
 }
 
-Result<KubeconfigUser> parseUser(const YAML::Node& body, const ParseContext& file,
+Result<KubeconfigUser> parseUser(const YAML::Node& body, const kcfg::ParseContext& file,
                                  const std::string& path) {
   KubeconfigUser user;
   user.source = file.source;
-  KF_TRY(cert_file, pathField(body, "client-certificate", file, path));
-  KF_TRY(cert_data, dataField(body, "client-certificate-data", file, path));
-  KF_TRY(key_file, pathField(body, "client-key", file, path));
-  KF_TRY(key_data, dataField(body, "client-key-data", file, path));
-  KF_TRY(token, stringField(body, "token", file, path));
-  KF_TRY(token_file, pathField(body, "tokenFile", file, path));
+  KF_TRY(cert_file, kcfg::pathField(body, "client-certificate", file, path));
+  KF_TRY(cert_data, kcfg::dataField(body, "client-certificate-data", file, path));
+  KF_TRY(key_file, kcfg::pathField(body, "client-key", file, path));
+  KF_TRY(key_data, kcfg::dataField(body, "client-key-data", file, path));
+  KF_TRY(token, kcfg::stringField(body, "token", file, path));
+  KF_TRY(token_file, kcfg::pathField(body, "tokenFile", file, path));
   user.client_certificate = std::move(cert_file);
   user.client_certificate_data = std::move(cert_data);
   user.client_key = std::move(key_file);
   user.client_key_data = std::move(key_data);
   user.token = std::move(token);
   user.token_file = std::move(token_file);
-  for (const char* key : {"username", "password", "exec", "auth-provider", "as", "as-uid",
-                          "as-groups", "as-user-extra"}) {
-    if (!isAbsent(body[key])) user.unsupported_fields.emplace_back(key);
-  }
+  KF_TRYV(kcfg::parseUserAuth(body, file, path, user));
   return user;
 }
 
-Result<KubeconfigContext> parseContext(const YAML::Node& body, const ParseContext& file,
+Result<KubeconfigContext> parseContext(const YAML::Node& body, const kcfg::ParseContext& file,
                                        const std::string& path) {
   KubeconfigContext context;
   context.source = file.source;
-  KF_TRY(cluster, stringField(body, "cluster", file, path));
-  KF_TRY(user, stringField(body, "user", file, path));
-  KF_TRY(namespace_name, stringField(body, "namespace", file, path));
+  KF_TRY(cluster, kcfg::stringField(body, "cluster", file, path));
+  KF_TRY(user, kcfg::stringField(body, "user", file, path));
+  KF_TRY(namespace_name, kcfg::stringField(body, "namespace", file, path));
   context.cluster = std::move(cluster);
   context.user = std::move(user);
   context.namespace_name = std::move(namespace_name);
@@ -203,24 +138,25 @@ Result<KubeconfigContext> parseContext(const YAML::Node& body, const ParseContex
 // One of the named lists ("clusters", "users", "contexts"): [{name: n, <body_key>: {...}}].
 template <class Entry, class ParseBody>
 Result<std::map<std::string, Entry>> parseSection(const YAML::Node& root, const char* section,
-                                                  const char* body_key, const ParseContext& file,
+                                                  const char* body_key,
+                                                  const kcfg::ParseContext& file,
                                                   ParseBody parse_body) {
   std::map<std::string, Entry> entries;
   const YAML::Node list = root[section];
-  if (isAbsent(list)) return entries;
-  if (!list.IsSequence()) return fieldError(file.source, section, "expected a list");
+  if (kcfg::isAbsent(list)) return entries;
+  if (!list.IsSequence()) return kcfg::fieldError(file.source, section, "expected a list");
   for (std::size_t i = 0; i < list.size(); ++i) {
     const YAML::Node item = list[i];
     const std::string index_path = std::string(section) + "[" + std::to_string(i) + "]";
-    if (!item.IsMap()) return fieldError(file.source, index_path, "expected a mapping");
-    KF_TRY(name, stringField(item, "name", file, index_path));
-    if (name.empty()) return fieldError(file.source, index_path + ".name", "missing");
-    const std::string path = entryPath(section, name);
-    if (entries.contains(name)) return fieldError(file.source, path, "duplicate name");
+    if (!item.IsMap()) return kcfg::fieldError(file.source, index_path, "expected a mapping");
+    KF_TRY(name, kcfg::stringField(item, "name", file, index_path));
+    if (name.empty()) return kcfg::fieldError(file.source, index_path + ".name", "missing");
+    const std::string path = kcfg::entryPath(section, name);
+    if (entries.contains(name)) return kcfg::fieldError(file.source, path, "duplicate name");
     const YAML::Node body = item[body_key];
     const std::string body_path = path + "." + body_key;
-    if (!isAbsent(body) && !body.IsMap()) {
-      return fieldError(file.source, body_path, "expected a mapping");
+    if (!kcfg::isAbsent(body) && !body.IsMap()) {
+      return kcfg::fieldError(file.source, body_path, "expected a mapping");
     }
     // An absent body is an empty one; whatever it lacks is reported when a context uses it.
     KF_TRY(entry,
@@ -230,17 +166,17 @@ Result<std::map<std::string, Entry>> parseSection(const YAML::Node& root, const 
   return entries;
 }
 
-Result<Kubeconfig> kubeconfigFromYaml(const YAML::Node& root, const ParseContext& file) {
+Result<Kubeconfig> kubeconfigFromYaml(const YAML::Node& root, const kcfg::ParseContext& file) {
   Kubeconfig config;
   config.sources.push_back(file.source);
-  if (isAbsent(root)) return config;
-  if (!root.IsMap()) return fileError(file.source, "expected a mapping at the top level");
+  if (kcfg::isAbsent(root)) return config;
+  if (!root.IsMap()) return kcfg::fileError(file.source, "expected a mapping at the top level");
   KF_TRY(clusters,
          parseSection<KubeconfigCluster>(root, "clusters", "cluster", file, parseCluster));
   KF_TRY(users, parseSection<KubeconfigUser>(root, "users", "user", file, parseUser));
   KF_TRY(contexts,
          parseSection<KubeconfigContext>(root, "contexts", "context", file, parseContext));
-  KF_TRY(current, stringField(root, "current-context", file, ""));
+  KF_TRY(current, kcfg::stringField(root, "current-context", file, ""));
   config.clusters = std::move(clusters);
   config.users = std::move(users);
   config.contexts = std::move(contexts);
@@ -293,13 +229,13 @@ Result<Kubeconfig> loadDefaultKubeconfig(const std::string& home) {
 
 Result<const KubeconfigContext*> selectContext(const Kubeconfig& config, const std::string& name) {
   if (name.empty()) {
-    return fileError(config.origin(), "current-context: not set and no context was given " +
-                                          availableContexts(config));
+    return kcfg::fileError(config.origin(), "current-context: not set and no context was given " +
+                                                availableContexts(config));
   }
   const auto it = config.contexts.find(name);
   if (it == config.contexts.end()) {
-    return fileError(config.origin(),
-                     "contexts: context \"" + name + "\" not found " + availableContexts(config));
+    return kcfg::fileError(config.origin(), "contexts: context \"" + name + "\" not found " +
+                                                availableContexts(config));
   }
   return &it->second;
 }
@@ -307,12 +243,12 @@ Result<const KubeconfigContext*> selectContext(const Kubeconfig& config, const s
 // "https://h:6443/prefix/" -> "https://h:6443/prefix"; a bare host:port gets https, as in kubectl.
 Result<std::string> normalizedServer(const std::string& server, const std::string& source,
                                      const std::string& field) {
-  if (server.empty()) return fieldError(source, field, "missing");
+  if (server.empty()) return kcfg::fieldError(source, field, "missing");
   std::string out = server;
   if (out.find("://") == std::string::npos) out = "https://" + out;
   while (!out.empty() && out.back() == '/') out.pop_back();
   auto parsed = parseServerUrl(out);
-  if (!parsed) return fieldError(source, field, parsed.error().message);
+  if (!parsed) return kcfg::fieldError(source, field, parsed.error().message);
   return out;
 }
 
@@ -322,26 +258,28 @@ Result<std::string> pemFromDataOrFile(const std::string& data, const std::string
                                       const char* file_key) {
   const std::string data_field = path + "." + file_key + "-data";
   if (!data.empty()) {
-    if (!looksLikePem(data)) return fieldError(source, data_field, "does not contain PEM data");
+    if (!looksLikePem(data))
+      return kcfg::fieldError(source, data_field, "does not contain PEM data");
     return data;
   }
   if (file.empty()) return std::string();
   const std::string file_field = path + "." + file_key;
   KF_TRY(contents, readReferencedFile(source, file_field, file));
   if (!looksLikePem(contents)) {
-    return fieldError(source, file_field, "\"" + file + "\" does not contain PEM data");
+    return kcfg::fieldError(source, file_field, "\"" + file + "\" does not contain PEM data");
   }
   return contents;
 }
 
 Status applyCluster(const std::string& name, const KubeconfigCluster& cluster, RestConfig& out) {
-  const std::string path = entryPath("clusters", name) + ".cluster";
+  const std::string path = kcfg::entryPath("clusters", name) + ".cluster";
   KF_TRY(server, normalizedServer(cluster.server, cluster.source, path + ".server"));
   const bool has_ca =
       !cluster.certificate_authority_data.empty() || !cluster.certificate_authority.empty();
   if (cluster.insecure_skip_tls_verify && has_ca) {
-    return fieldError(cluster.source, path + ".insecure-skip-tls-verify",
-                      "specifying a root certificates file with the insecure flag is not allowed");
+    return kcfg::fieldError(
+        cluster.source, path + ".insecure-skip-tls-verify",
+        "specifying a root certificates file with the insecure flag is not allowed");
   }
   KF_TRY(ca, pemFromDataOrFile(cluster.certificate_authority_data, cluster.certificate_authority,
                                cluster.source, path, "certificate-authority"));
@@ -353,18 +291,6 @@ Status applyCluster(const std::string& name, const KubeconfigCluster& cluster, R
   return boost::outcome_v2::success();
 }
 
-std::string unsupportedReason(const std::string& field) {
-  if (field == "username" || field == "password") {
-    return std::string("basic authentication is not supported; ") + kSupportedAuth;
-  }
-  if (field == "exec")
-    return std::string("exec credential plugins are not supported; ") + kSupportedAuth;
-  if (field == "auth-provider") {
-    return std::string("auth-provider plugins are not supported; ") + kSupportedAuth;
-  }
-  return "impersonation is not supported";
-}
-
 Status applyClientCertificate(const KubeconfigUser& user, const std::string& path,
                               RestConfig& out) {
   KF_TRY(cert, pemFromDataOrFile(user.client_certificate_data, user.client_certificate, user.source,
@@ -372,10 +298,10 @@ Status applyClientCertificate(const KubeconfigUser& user, const std::string& pat
   KF_TRY(key,
          pemFromDataOrFile(user.client_key_data, user.client_key, user.source, path, "client-key"));
   if (!cert.empty() && key.empty()) {
-    return fieldError(user.source, path, "client-certificate is set but client-key is not");
+    return kcfg::fieldError(user.source, path, "client-certificate is set but client-key is not");
   }
   if (cert.empty() && !key.empty()) {
-    return fieldError(user.source, path, "client-key is set but client-certificate is not");
+    return kcfg::fieldError(user.source, path, "client-key is set but client-certificate is not");
   }
   out.tls.client_cert_pem = std::move(cert);
   out.tls.client_key_pem = std::move(key);
@@ -392,19 +318,18 @@ Status applyToken(const KubeconfigUser& user, const std::string& path, RestConfi
   KF_TRY(contents, readReferencedFile(user.source, field, user.token_file));
   out.bearer_token = trimmed(contents);
   if (out.bearer_token.empty()) {
-    return fieldError(user.source, field, "\"" + user.token_file + "\" is empty");
+    return kcfg::fieldError(user.source, field, "\"" + user.token_file + "\" is empty");
   }
   return boost::outcome_v2::success();
 }
 
-Status applyUser(const std::string& name, const KubeconfigUser& user, RestConfig& out) {
-  const std::string path = entryPath("users", name) + ".user";
-  if (!user.unsupported_fields.empty()) {
-    const std::string& field = user.unsupported_fields.front();
-    return fieldError(user.source, path + "." + field, unsupportedReason(field));
-  }
+// `out` already holds the cluster's settings.
+Status applyUser(const std::string& name, const KubeconfigUser& user,
+                 const KubeconfigCluster& cluster, RestConfig& out) {
+  const std::string path = kcfg::entryPath("users", name) + ".user";
   KF_TRYV(applyClientCertificate(user, path, out));
-  return applyToken(user, path, out);
+  KF_TRYV(applyToken(user, path, out));
+  return kcfg::applyUserAuth(name, user, path, cluster, out);
 }
 
 std::string bracketedHost(const std::string& host) {
@@ -437,23 +362,23 @@ std::vector<std::string> Kubeconfig::contextNames() const {
 std::string Kubeconfig::origin() const { return joined(sources, ":"); }
 
 Result<Kubeconfig> parseKubeconfig(const std::string& yaml_text, const std::string& source_name) {
-  const ParseContext file{source_name, fs::path(source_name).parent_path()};
+  const kcfg::ParseContext file{source_name, fs::path(source_name).parent_path()};
   try {
     return kubeconfigFromYaml(YAML::Load(yaml_text), file);
   } catch (const YAML::ParserException& e) {
-    return fileError(source_name, "invalid YAML at line " + std::to_string(e.mark.line + 1) +
-                                      ", column " + std::to_string(e.mark.column + 1) + ": " +
-                                      e.msg);
+    return kcfg::fileError(source_name, "invalid YAML at line " + std::to_string(e.mark.line + 1) +
+                                            ", column " + std::to_string(e.mark.column + 1) + ": " +
+                                            e.msg);
   } catch (const YAML::Exception& e) {
-    return fileError(source_name, std::string("invalid YAML: ") + e.what());
+    return kcfg::fileError(source_name, std::string("invalid YAML: ") + e.what());
   } catch (const std::exception& e) {
-    return fileError(source_name, std::string("cannot parse: ") + e.what());
+    return kcfg::fileError(source_name, std::string("cannot parse: ") + e.what());
   }
 }
 
 Result<Kubeconfig> loadKubeconfigFile(const std::string& path) {
   auto text = readWholeFile(path);
-  if (!text) return fileError(path, "cannot read: " + text.error().message);
+  if (!text) return kcfg::fileError(path, "cannot read: " + text.error().message);
   return parseKubeconfig(text.value(), path);
 }
 
@@ -480,22 +405,23 @@ Result<Kubeconfig> loadKubeconfig(const KubeconfigOptions& options) {
 Result<RestConfig> restConfigFor(const Kubeconfig& config, const std::string& context) {
   const std::string name = context.empty() ? config.current_context : context;
   KF_TRY(selected, selectContext(config, name));
-  const std::string path = entryPath("contexts", name) + ".context";
-  if (selected->cluster.empty()) return fieldError(selected->source, path + ".cluster", "missing");
+  const std::string path = kcfg::entryPath("contexts", name) + ".context";
+  if (selected->cluster.empty())
+    return kcfg::fieldError(selected->source, path + ".cluster", "missing");
   const auto cluster = config.clusters.find(selected->cluster);
   if (cluster == config.clusters.end()) {
-    return fieldError(selected->source, path + ".cluster",
-                      "cluster \"" + selected->cluster + "\" not found");
+    return kcfg::fieldError(selected->source, path + ".cluster",
+                            "cluster \"" + selected->cluster + "\" not found");
   }
   RestConfig out;
   KF_TRYV(applyCluster(cluster->first, cluster->second, out));
   if (!selected->user.empty()) {
     const auto user = config.users.find(selected->user);
     if (user == config.users.end()) {
-      return fieldError(selected->source, path + ".user",
-                        "user \"" + selected->user + "\" not found");
+      return kcfg::fieldError(selected->source, path + ".user",
+                              "user \"" + selected->user + "\" not found");
     }
-    KF_TRYV(applyUser(user->first, user->second, out));
+    KF_TRYV(applyUser(user->first, user->second, cluster->second, out));
   }
   if (!selected->namespace_name.empty()) out.default_namespace = selected->namespace_name;
   return out;

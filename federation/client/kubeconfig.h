@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "apis/meta/api_error.h"
+#include "apis/meta/object.h"
 #include "federation/client/rest_config.h"
 
 namespace kf {
@@ -31,6 +32,10 @@ struct KubeconfigCluster {
   bool insecure_skip_tls_verify = false;
   std::string tls_server_name;
   std::string proxy_url;
+  bool disable_compression = false;
+  // extensions[name="client.authentication.k8s.io/exec"].extension, handed to exec plugins that
+  // ask for cluster information; null when absent.
+  Json exec_extension;
   std::string source;  // the file that defined this entry
 };
 
@@ -41,9 +46,16 @@ struct KubeconfigUser {
   std::string client_key_data;          // PEM
   std::string token;
   std::string token_file;
-  // Fields of authentication methods kubefed-cpp cannot perform ("exec", "username", ...). Kept
-  // rather than rejected at parse time so a file can still be listed when an unused user has one.
-  std::vector<std::string> unsupported_fields;
+  std::string username;  // basic authentication
+  std::string password;
+  // The exec plugin as written (a relative command path already made absolute); its origin and
+  // cluster information are filled in when a context uses this user.
+  std::optional<ExecConfig> exec;
+  // The name of an auth-provider entry (gcp, azure, oidc, ...), which kubefed-cpp cannot use.
+  // Problems like this one are reported when a context uses the user, not when the file is
+  // read, so that a file can still be listed when an unused user has one.
+  std::optional<std::string> auth_provider;
+  Impersonation impersonate;  // as, as-uid, as-groups, as-user-extra
   std::string source;
 };
 

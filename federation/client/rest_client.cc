@@ -1,16 +1,12 @@
 #include "federation/client/rest_client.h"
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 #include "federation/client/status_error.h"
 #include "federation/runtime/interruptible_sleep.h"
 
 namespace kf {
 namespace {
-
-constexpr auto kTokenFileRefresh = std::chrono::minutes(1);
 
 bool isSuccess(int status) { return status >= 200 && status < 300; }
 
@@ -21,16 +17,11 @@ bool shouldRetry(const RestRequest& request, const ApiError& error) {
   return request.idempotent && isRetriable(error);
 }
 
-std::string readTokenFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  return contents.str();
-}
-
-std::string trimmedToken(std::string text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
-  return text;
+ApiError errorOf(const HttpResponse& failed) {
+  const auto retry_after = failed.header("retry-after");
+  return errorFromResponse(
+      failed.status, failed.body,
+      retry_after ? std::optional<std::string_view>(*retry_after) : std::nullopt);
 }
 
 }  // namespace
@@ -57,8 +48,13 @@ std::string encodeQuery(const std::vector<std::pair<std::string, std::string>>& 
 }
 
 RestClient::RestClient(RestConfig config, TransportPtr transport, Clock& clock, RetryPolicy retry)
+    : RestClient(config, std::move(transport), credentialsFor(config, clock), clock, retry) {}
+
+RestClient::RestClient(RestConfig config, TransportPtr transport, CredentialsPtr credentials,
+                       Clock& clock, RetryPolicy retry)
     : config_(std::move(config)),
       transport_(std::move(transport)),
+      credentials_(std::move(credentials)),
       clock_(clock),
       retry_(retry),
       rate_limiter_(config_.qps, config_.burst, clock) {}
@@ -68,20 +64,8 @@ Result<std::unique_ptr<RestClient>> RestClient::create(const RestConfig& config,
   return std::make_unique<RestClient>(config, std::move(transport), clock);
 }
 
-std::string RestClient::bearerToken() {
-  if (config_.bearer_token_file.empty()) return config_.bearer_token;
-  // Projected service-account tokens rotate on disk: re-read now and then, as kubelet refreshes.
-  MutexLock lock(token_mu_);
-  const auto now = clock_.now();
-  if (cached_token_.empty() || now - token_read_at_ >= kTokenFileRefresh) {
-    std::string token = trimmedToken(readTokenFile(config_.bearer_token_file));
-    cached_token_ = token.empty() ? config_.bearer_token : std::move(token);
-    token_read_at_ = now;
-  }
-  return cached_token_;
-}
-
-HttpRequest RestClient::toHttp(const RestRequest& request) {
+HttpRequest RestClient::toHttp(const RestRequest& request,
+                               const RequestCredentials& credentials) const {
   HttpRequest http;
   http.method = request.method;
   http.target = request.path;
@@ -89,9 +73,11 @@ HttpRequest RestClient::toHttp(const RestRequest& request) {
   http.headers["Accept"] = "application/json";
   http.headers["User-Agent"] = config_.user_agent;
   if (!request.body.empty()) http.headers["Content-Type"] = request.content_type;
-  if (auto token = bearerToken(); !token.empty()) {
-    http.headers["Authorization"] = "Bearer " + token;
+  if (!credentials.authorization.empty()) {
+    http.headers["Authorization"] = credentials.authorization;
   }
+  http.repeated_headers = credentials.impersonation;
+  http.client_certificate = credentials.client_certificate;
   http.body = request.body;
   http.timeout = request.timeout.value_or(config_.request_timeout);
   return http;
@@ -104,22 +90,24 @@ void RestClient::waitBeforeRetry(Backoff& backoff, const ApiError& error) {
 }
 
 Result<HttpResponse> RestClient::send(const RestRequest& request) {
-  const HttpRequest http = toHttp(request);
   Backoff backoff(retry_.initial_backoff, retry_.max_backoff);
+  bool renewed = false;  // credentials are renewed once per request, after a 401
   for (int attempt = 1;; ++attempt) {
+    KF_TRY(credentials, credentials_->forRequest());
     rate_limiter_.accept();
-    auto response = transport_->roundTrip(http);
+    auto response = transport_->roundTrip(toHttp(request, credentials));
     ApiError error;
     if (!response) {
       error = response.error();
     } else if (isSuccess(response.value().status)) {
       return response;
     } else {
-      const auto& failed = response.value();
-      const auto retry_after = failed.header("retry-after");
-      error = errorFromResponse(
-          failed.status, failed.body,
-          retry_after ? std::optional<std::string_view>(*retry_after) : std::nullopt);
+      error = errorOf(response.value());
+    }
+    // A 401 means the server did nothing, so even a POST is safe to send again.
+    if (isUnauthorized(error) && !renewed) {
+      renewed = true;
+      if (credentials_->renewAfterRejection(credentials)) continue;
     }
     if (attempt >= retry_.max_attempts || !shouldRetry(request, error)) return error;
     waitBeforeRetry(backoff, error);
@@ -137,17 +125,23 @@ Result<Json> RestClient::sendJson(const RestRequest& request) {
 }
 
 Result<ResponseStreamPtr> RestClient::openStream(const RestRequest& request) {
-  rate_limiter_.accept();
-  KF_TRY(stream, transport_->openStream(toHttp(request)));
-  if (isSuccess(stream->status())) return std::move(stream);
-  std::string body;
-  char buffer[4096];
-  while (body.size() < 64 * 1024) {
-    auto n = stream->read(buffer, sizeof(buffer), std::chrono::seconds(10));
-    if (!n || n.value() == 0) break;
-    body.append(buffer, n.value());
+  for (bool renewed = false;; renewed = true) {
+    KF_TRY(credentials, credentials_->forRequest());
+    rate_limiter_.accept();
+    KF_TRY(stream, transport_->openStream(toHttp(request, credentials)));
+    if (isSuccess(stream->status())) return std::move(stream);
+    std::string body;
+    char buffer[4096];
+    while (body.size() < 64 * 1024) {
+      auto n = stream->read(buffer, sizeof(buffer), std::chrono::seconds(10));
+      if (!n || n.value() == 0) break;
+      body.append(buffer, n.value());
+    }
+    ApiError error = errorFromResponse(stream->status(), body, std::nullopt);
+    if (!isUnauthorized(error) || renewed || !credentials_->renewAfterRejection(credentials)) {
+      return error;
+    }
   }
-  return errorFromResponse(stream->status(), body, std::nullopt);
 }
 
 }  // namespace kf

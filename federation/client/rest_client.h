@@ -1,6 +1,7 @@
 #pragma once
-// Requests to one API server: authentication headers, the client-side rate limit, retries of
-// idempotent requests with backoff, and non-2xx responses turned into typed ApiErrors.
+// Requests to one API server: authentication (asked of the credentials per request, sent once
+// more with renewed credentials after a 401), the client-side rate limit, retries of idempotent
+// requests with backoff, and non-2xx responses turned into typed ApiErrors.
 
 #include <memory>
 #include <string>
@@ -8,6 +9,8 @@
 #include <vector>
 
 #include "apis/meta/api_error.h"
+#include "apis/meta/object.h"
+#include "federation/client/credentials.h"
 #include "federation/client/list_options.h"
 #include "federation/client/rest_config.h"
 #include "federation/client/transport.h"
@@ -39,6 +42,9 @@ struct RestRequest {
 class RestClient {
  public:
   RestClient(RestConfig config, TransportPtr transport, Clock& clock, RetryPolicy retry = {});
+  // With credentials of the caller's (tests): `config`'s own are not used.
+  RestClient(RestConfig config, TransportPtr transport, CredentialsPtr credentials, Clock& clock,
+             RetryPolicy retry = {});
 
   // The client for `config` over the real network transport.
   static Result<std::unique_ptr<RestClient>> create(const RestConfig& config, Clock& clock);
@@ -53,18 +59,15 @@ class RestClient {
   const RestConfig& config() const { return config_; }
 
  private:
-  HttpRequest toHttp(const RestRequest& request);
-  std::string bearerToken();
+  HttpRequest toHttp(const RestRequest& request, const RequestCredentials& credentials) const;
   void waitBeforeRetry(Backoff& backoff, const ApiError& error);
 
   RestConfig config_;
   TransportPtr transport_;
+  CredentialsPtr credentials_;
   Clock& clock_;
   RetryPolicy retry_;
   TokenBucket rate_limiter_;
-  Mutex token_mu_;
-  std::string cached_token_ KF_GUARDED_BY(token_mu_);
-  SteadyTime token_read_at_ KF_GUARDED_BY(token_mu_){};
 };
 
 // "a=b&c=d" with each key and value percent-encoded.

@@ -4,8 +4,12 @@
 // config is self-contained once loaded.
 
 #include <chrono>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace kf {
 
@@ -23,13 +27,42 @@ struct TlsConfig {
   bool ignore_validity_period = false;
 };
 
+// A kubeconfig user's exec credential plugin (client.authentication.k8s.io ExecCredential): a
+// command that prints a token or a client certificate, run again when they expire or the server
+// answers 401.
+struct ExecConfig {
+  std::string command;  // a name looked up in PATH, or a path (made absolute by the kubeconfig)
+  std::vector<std::string> args;
+  std::vector<std::pair<std::string, std::string>> env;  // added to this process's environment
+  std::string api_version;  // client.authentication.k8s.io/v1 or .../v1beta1
+  std::string install_hint;
+  std::string interactive_mode;  // Never, IfAvailable or Always
+  // ExecCredential spec.cluster when provideClusterInfo is set (null otherwise): the cluster's
+  // server, CA, TLS and proxy settings and its client.authentication.k8s.io/exec extension.
+  nlohmann::json cluster;
+  std::string origin;  // "kubeconfig \"/x\": users[name=\"u\"].user.exec", for messages
+};
+
+// Acting as another user (kubeconfig as, as-uid, as-groups, as-user-extra): Impersonate-*
+// headers on every request, authorised by the server against the real credentials.
+struct Impersonation {
+  std::string user;  // empty: no impersonation
+  std::string uid;
+  std::vector<std::string> groups;
+  std::map<std::string, std::vector<std::string>> extra;
+};
+
 struct RestConfig {
   // scheme://host[:port][/path-prefix], without a trailing slash.
   std::string server;
   TlsConfig tls;
   std::string bearer_token;       // never logged
   std::string bearer_token_file;  // re-read when set (projected tokens rotate)
-  std::string proxy_url;          // http(s) proxy for this cluster; empty: none
+  std::string username;           // HTTP basic authentication; never logged
+  std::string password;
+  std::optional<ExecConfig> exec;  // used only without a token, basic auth or client certificate
+  Impersonation impersonate;
+  std::string proxy_url;  // http(s) proxy for this cluster; empty: none
   std::string default_namespace = "default";
   std::string user_agent = "kubefed-cpp";
 

@@ -7,8 +7,11 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "apis/meta/api_error.h"
+#include "federation/client/client_certificate.h"
 #include "federation/client/rest_config.h"
 
 namespace kf {
@@ -17,6 +20,11 @@ struct HttpRequest {
   std::string method;  // "GET", "POST", ...
   std::string target;  // path and query, starting with '/', without the server's path prefix
   std::map<std::string, std::string> headers;
+  // Headers a request may carry several times (Impersonate-Group), sent as separate lines.
+  std::vector<std::pair<std::string, std::string>> repeated_headers;
+  // Presented instead of the config's client certificate (one an exec plugin issued); null: the
+  // config's own, if any.
+  std::shared_ptr<const ClientCertificate> client_certificate;
   std::string body;
   // Deadline for the whole exchange (roundTrip) or for the headers (openStream).
   std::chrono::milliseconds timeout{60'000};

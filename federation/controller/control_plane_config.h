@@ -22,6 +22,9 @@ struct ControlPlaneConfig {
   Duration lease_duration = std::chrono::seconds(15);
   Duration renew_deadline = std::chrono::seconds(10);
   Duration retry_period = std::chrono::seconds(5);
+  // client-go's lock type: configmaps (KubeFed's default), endpoints, leases, configmapsleases,
+  // endpointsleases.
+  std::string resource_lock = "configmaps";
 
   Duration health_period = std::chrono::seconds(10);
   Duration health_timeout = std::chrono::seconds(3);

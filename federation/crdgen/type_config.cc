@@ -2,7 +2,9 @@
 
 #include <map>
 
+#include "federation/crdgen/go_yaml_order.h"
 #include "federation/crdgen/names.h"
+#include "federation/crdgen/yaml_json.h"
 
 namespace kf {
 namespace {
@@ -207,6 +209,11 @@ EnableResources generateEnableResources(const ApiResourceInfo& target,
                                         const EnableTypeDirective& directive) {
   return {generateTypeConfig(target, directive),
           generateFederatedCrd(target, target_schema, directive)};
+}
+
+std::string enableResourcesYaml(const EnableResources& resources) {
+  return "---\n" + toYaml(sortedLikeGoYaml(resources.type_config)) + "---\n" +
+         toYaml(sortedLikeGoYaml(resources.crd));
 }
 
 }  // namespace kf

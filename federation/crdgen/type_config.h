@@ -3,8 +3,9 @@
 // FederatedTypeConfig and the CRD of Federated<Kind>. Pure functions of discovery data, the
 // target's schema and the directive, so they are tested without a server.
 //
-// Documents are ordered_json: their key order is the order `-o yaml` prints (the field order of
-// KubeFed's Go structs; schema properties alphabetical, as Go marshals maps).
+// Documents are ordered_json in the field order of KubeFed's Go structs (schema properties
+// alphabetical, as Go marshals maps); `-o yaml` prints them with KubeFed's key order instead
+// (enableResourcesYaml).
 
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -74,5 +75,9 @@ struct EnableResources {
 EnableResources generateEnableResources(const ApiResourceInfo& target,
                                         const std::optional<Json>& target_schema,
                                         const EnableTypeDirective& directive);
+
+// What `kubefedctl enable -o yaml` prints, byte for byte as KubeFed does: "---", the
+// FederatedTypeConfig, "---", the CRD, keys sorted as its YAML writer sorts them (go_yaml_order.h).
+std::string enableResourcesYaml(const EnableResources& resources);
 
 }  // namespace kf

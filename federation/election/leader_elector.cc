@@ -83,6 +83,7 @@ ElectionResult LeaderElector::run(std::stop_token stop) {
     leading_ = true;
   }
   spdlog::info("promoted as leader");
+  recordEvent("became leader");
   std::jthread leader_work;
   if (config_.callbacks.on_started_leading) {
     leader_work = std::jthread(config_.callbacks.on_started_leading);
@@ -99,6 +100,7 @@ ElectionResult LeaderElector::run(std::stop_token stop) {
     leading_ = false;
   }
   if (result == ElectionResult::kLost) spdlog::error("leader election lost");
+  recordEvent("stopped leading");
   if (config_.callbacks.on_stopped_leading) config_.callbacks.on_stopped_leading();
   return result;
 }
@@ -189,8 +191,8 @@ void LeaderElector::observe(const VersionedLease& lease) {
   MutexLock lock(mu_);
   observed_version_ = lease.resource_version;
   // Expiry counts from the last *change*: re-reading an unchanged record must not extend it.
-  if (!observed_ || observed_->record != lease.record) {
-    observed_ = LeaseObservation{lease.record, clock_.now()};
+  if (!observed_ || observed_->record != lease.record || observed_->raw != lease.raw) {
+    observed_ = LeaseObservation{lease.record, clock_.now(), lease.raw};
   }
 }
 
@@ -227,6 +229,14 @@ void LeaderElector::release() {
   }
   observe(written.value());
   spdlog::info("released lease {}", config_.lock->describe());
+}
+
+void LeaderElector::recordEvent(const std::string& what) const {
+  if (config_.recorder == nullptr) return;
+  for (const ObjectReference& target : config_.lock->eventTargets()) {
+    config_.recorder->event(target, EventType::kNormal, "LeaderElection",
+                            config_.identity + " " + what);
+  }
 }
 
 }  // namespace kf

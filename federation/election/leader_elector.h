@@ -13,6 +13,7 @@
 #include <string>
 
 #include "federation/election/lease_lock.h"
+#include "federation/events/event_recorder.h"
 #include "federation/runtime/clock.h"
 #include "federation/runtime/thread_annotations.h"
 
@@ -37,6 +38,9 @@ struct LeaderElectionConfig {
   // On stop (not on loss) clear the holder so another candidate takes over at once.
   bool release_on_cancel = false;
   LeaderCallbacks callbacks;
+  // Not owned; when set, client-go's LeaderElection events on the lock's objects:
+  // "<identity> became leader" and "<identity> stopped leading".
+  EventRecorder* recorder = nullptr;
 };
 
 // "" when usable, else why not (the same rules KubeFedConfig validation applies).
@@ -52,7 +56,8 @@ enum class LeaseAction {
 
 struct LeaseObservation {
   LeaseRecord record;
-  SteadyTime observed_at;  // our clock when the record last changed
+  SteadyTime observed_at;  // our clock when the record (or its stored form) last changed
+  std::string raw;         // the stored form, as VersionedLease::raw
 };
 
 // `default_duration` applies when the record does not say how long it lasts.
@@ -89,6 +94,7 @@ class LeaderElector {
   void observe(const VersionedLease& lease) KF_EXCLUDES(mu_);
   void release() KF_EXCLUDES(mu_);
   void reportNewLeader() KF_EXCLUDES(mu_);
+  void recordEvent(const std::string& what) const;
 
   const LeaderElectionConfig config_;
   Clock& clock_;

@@ -10,15 +10,6 @@ const GroupVersionResource kLeaseResource{"coordination.k8s.io", "v1", "leases",
 
 namespace {
 
-VersionedLease versioned(const Json& lease) {
-  return VersionedLease{leaseRecordFromJson(lease), objectResourceVersion(lease)};
-}
-
-Result<VersionedLease> versioned(Result<Json> lease) {
-  if (!lease) return lease.error();
-  return versioned(lease.value());
-}
-
 std::optional<WallTime> timeField(const Json& spec, const char* key) {
   if (!spec.contains(key) || !spec[key].is_string()) return std::nullopt;
   return parseMicroTime(spec[key].get<std::string>());
@@ -103,19 +94,36 @@ LeaseRecord leaseRecordFromJson(const Json& lease) {
 LeaseLock::LeaseLock(RestClient& client, std::string ns, std::string name)
     : leases_(client, kLeaseResource, ns), namespace_(std::move(ns)), name_(std::move(name)) {}
 
-Result<VersionedLease> LeaseLock::get() { return versioned(leases_.get(name_)); }
+Result<VersionedLease> LeaseLock::get() { return remember(leases_.get(name_)); }
 
 Result<VersionedLease> LeaseLock::create(const LeaseRecord& record) {
-  return versioned(leases_.create(toObject(record, "")));
+  return remember(leases_.create(toObject(record, "")));
 }
 
 Result<VersionedLease> LeaseLock::update(const LeaseRecord& record,
                                          const std::string& resource_version) {
-  return versioned(leases_.update(toObject(record, resource_version)));
+  return remember(leases_.update(toObject(record, resource_version)));
+}
+
+std::vector<ObjectReference> LeaseLock::eventTargets() const {
+  if (!last_.is_object()) return {};
+  return {referenceTo(last_)};
+}
+
+Result<VersionedLease> LeaseLock::remember(Result<Json> lease) {
+  if (!lease) return std::move(lease).error();
+  last_ = std::move(lease).value();
+  return VersionedLease{leaseRecordFromJson(last_), objectResourceVersion(last_),
+                        last_.value("spec", Json::object()).dump()};
 }
 
 Json LeaseLock::toObject(const LeaseRecord& record, const std::string& resource_version) const {
-  Json metadata = {{"name", name_}, {"namespace", namespace_}};
+  // An update keeps what else the Lease carries (labels, annotations, owner references).
+  Json metadata = last_.is_object() && !resource_version.empty()
+                      ? last_.value("metadata", Json::object())
+                      : Json::object();
+  metadata["name"] = name_;
+  metadata["namespace"] = namespace_;
   // Without a resourceVersion a PUT would overwrite unconditionally; with it, it is a
   // compare-and-swap against what this candidate last read.
   if (!resource_version.empty()) metadata["resourceVersion"] = resource_version;

@@ -1,20 +1,24 @@
 #pragma once
-// The leader-election lock: one coordination.k8s.io/v1 Lease. Writes carry the resourceVersion
-// that was read, so two candidates racing for the same lease cannot both win: the loser gets a
-// Conflict.
+// The leader-election lock interface, and its coordination.k8s.io/v1 Lease kind. Writes carry the
+// resourceVersion that was read, so two candidates racing for the same lease cannot both win: the
+// loser gets a Conflict. (ConfigMap and Endpoints locks: annotation_lock.h; the migration locks:
+// multi_lock.h; all by name: lock_types.h.)
 
 #include <chrono>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "apis/meta/api_error.h"
 #include "federation/client/resource_client.h"
+#include "federation/events/event_recorder.h"
 
 namespace kf {
 
 using WallTime = std::chrono::system_clock::time_point;
 
-// The spec of a Lease, as the Kubernetes API documents it.
+// The spec of a Lease, as the Kubernetes API documents it; also client-go's LeaderElectionRecord,
+// which ConfigMap and Endpoints locks keep in an annotation.
 struct LeaseRecord {
   std::string holder_identity;  // "" when nobody holds (or the holder released) the lease
   std::int64_t lease_duration_seconds = 0;
@@ -29,6 +33,9 @@ struct LeaseRecord {
 struct VersionedLease {
   LeaseRecord record;
   std::string resource_version;
+  // The record as stored (client-go's raw record): a change here is a change of the lock even
+  // where `record` does not show it (a MultiLock's secondary).
+  std::string raw;
 };
 
 class ResourceLock {
@@ -43,24 +50,31 @@ class ResourceLock {
                                         const std::string& resource_version) = 0;
   // "namespace/name", for log lines.
   virtual std::string describe() const = 0;
+  // The objects LeaderElection events are about (as last read or written).
+  virtual std::vector<ObjectReference> eventTargets() const { return {}; }
 };
 
+// Not thread-safe: it belongs to one elector, which calls it from one thread.
 class LeaseLock final : public ResourceLock {
  public:
   LeaseLock(RestClient& client, std::string ns, std::string name);
 
   Result<VersionedLease> get() override;
   Result<VersionedLease> create(const LeaseRecord& record) override;
+  // Writes the spec into the Lease as last read or written, keeping its metadata.
   Result<VersionedLease> update(const LeaseRecord& record,
                                 const std::string& resource_version) override;
   std::string describe() const override { return namespace_ + "/" + name_; }
+  std::vector<ObjectReference> eventTargets() const override;
 
  private:
   Json toObject(const LeaseRecord& record, const std::string& resource_version) const;
+  Result<VersionedLease> remember(Result<Json> lease);
 
   ResourceClient leases_;
   std::string namespace_;
   std::string name_;
+  Json last_;  // the Lease as last read or written; null before
 };
 
 // coordination.k8s.io/v1 leases.

@@ -5,11 +5,14 @@
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "federation/runtime/thread_annotations.h"
 #include "federation/serving/listen_address.h"
+#include "federation/serving/tls_context.h"
 
 namespace kf::serving {
 namespace {
@@ -18,10 +21,10 @@ namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = asio::ip::tcp;
+using TlsStream = beast::ssl_stream<beast::tcp_stream>;
 
-// Health and metrics requests are tiny; anything bigger is not for us.
-constexpr std::size_t kMaxRequestBody = 64 * 1024;
-// An idle keep-alive connection (or a slow client) is closed after this.
+// An idle keep-alive connection (or a slow client, or a stalled TLS handshake) is closed after
+// this.
 constexpr auto kIdleTimeout = std::chrono::seconds(30);
 // After a failed accept (e.g. out of file descriptors), wait a little instead of spinning.
 constexpr auto kAcceptRetryDelay = std::chrono::milliseconds(50);
@@ -39,44 +42,92 @@ ServerReply callHandler(const Routes& routes, const ServerRequest& request) {
   return {500, "text/plain; charset=utf-8", "internal server error\n"};
 }
 
-// One client connection: read a request, answer it, repeat while the client keeps it alive.
-// Lives on the network thread only.
-class Session : public std::enable_shared_from_this<Session> {
+ServerRequest incomingRequest(http::request<http::string_body>& request) {
+  const std::string_view target = request.target();
+  const std::size_t question = target.find('?');
+  return ServerRequest{
+      std::string(request.method_string()), std::string(target.substr(0, question)),
+      question == std::string_view::npos ? std::string() : std::string(target.substr(question + 1)),
+      std::string(request[http::field::content_type]), std::move(request.body())};
+}
+
+// What the server keeps of a connection: enough to close it when stopping.
+class Connection {
  public:
-  Session(tcp::socket socket, const Routes& routes) : stream_(std::move(socket)), routes_(routes) {}
+  virtual ~Connection() = default;
+  virtual void close() = 0;
+};
 
-  void start() { readRequest(); }
+// One client connection, plain (beast::tcp_stream) or TLS (TlsStream): [handshake,] read a
+// request, answer it, repeat while the client keeps it alive. Lives on the network thread only.
+template <class Stream>
+class Session final : public Connection, public std::enable_shared_from_this<Session<Stream>> {
+  static constexpr bool kTls = std::is_same_v<Stream, TlsStream>;
 
-  void close() {
+ public:
+  // `tls_context`: the context of this connection (TLS only), kept alive as long as it.
+  Session(tcp::socket socket, const Routes& routes, std::size_t max_body, TlsContextPtr tls_context)
+      : tls_context_(std::move(tls_context)),
+        stream_(openStream(std::move(socket), tls_context_.get())),
+        routes_(routes),
+        max_body_(max_body) {}
+
+  void start() {
+    if constexpr (kTls) {
+      beast::get_lowest_layer(stream_).expires_after(kIdleTimeout);
+      stream_.async_handshake(asio::ssl::stream_base::server,
+                              [self = this->shared_from_this()](beast::error_code ec) {
+                                if (ec) {  // not TLS, an old protocol version, or gone
+                                  self->close();
+                                } else {
+                                  self->readRequest();
+                                }
+                              });
+    } else {
+      readRequest();
+    }
+  }
+
+  void close() override {
     beast::error_code ignored;
-    stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
-    stream_.socket().close(ignored);
+    auto& socket = beast::get_lowest_layer(stream_).socket();
+    socket.shutdown(tcp::socket::shutdown_both, ignored);
+    socket.close(ignored);
   }
 
  private:
+  static Stream openStream(tcp::socket socket, asio::ssl::context* tls_context) {
+    if constexpr (kTls) {
+      return Stream(std::move(socket), *tls_context);
+    } else {
+      return Stream(std::move(socket));
+    }
+  }
+
   void readRequest() {
     parser_.emplace();
-    parser_->body_limit(kMaxRequestBody);
-    stream_.expires_after(kIdleTimeout);
+    parser_->body_limit(max_body_);
+    beast::get_lowest_layer(stream_).expires_after(kIdleTimeout);
     http::async_read(
         stream_, buffer_, *parser_,
-        [self = shared_from_this()](beast::error_code ec, std::size_t) { self->onRead(ec); });
+        [self = this->shared_from_this()](beast::error_code ec, std::size_t) { self->onRead(ec); });
   }
 
   void onRead(beast::error_code ec) {
+    if (ec == http::error::body_limit) {
+      writeReply({413, "text/plain; charset=utf-8", "request body too large\n"},
+                 parser_->get().version(), false, false);
+      return;
+    }
     if (ec) {  // the client closed, went idle, sent garbage, or the server is stopping
       close();
       return;
     }
-    const auto& request = parser_->get();
-    const std::string_view target = request.target();
-    const std::size_t question = target.find('?');
-    ServerRequest incoming{
-        std::string(request.method_string()), std::string(target.substr(0, question)),
-        question == std::string_view::npos ? std::string()
-                                           : std::string(target.substr(question + 1))};
-    writeReply(callHandler(routes_, incoming), request.version(), request.keep_alive(),
-               request.method() == http::verb::head);
+    auto request = parser_->release();
+    const bool keep_alive = request.keep_alive();
+    const bool head = request.method() == http::verb::head;
+    const unsigned version = request.version();
+    writeReply(callHandler(routes_, incomingRequest(request)), version, keep_alive, head);
   }
 
   void writeReply(ServerReply reply, unsigned version, bool keep_alive, bool head) {
@@ -85,27 +136,30 @@ class Session : public std::enable_shared_from_this<Session> {
     response_.keep_alive(keep_alive);
     response_.content_length(reply.body.size());
     if (!head) response_.body() = std::move(reply.body);  // HEAD: the length, not the bytes
-    http::async_write(stream_, response_,
-                      [self = shared_from_this(), keep_alive](beast::error_code ec, std::size_t) {
-                        if (ec || !keep_alive) {
-                          self->close();
-                        } else {
-                          self->readRequest();
-                        }
-                      });
+    http::async_write(
+        stream_, response_,
+        [self = this->shared_from_this(), keep_alive](beast::error_code ec, std::size_t) {
+          if (ec || !keep_alive) {
+            self->close();
+          } else {
+            self->readRequest();
+          }
+        });
   }
 
-  beast::tcp_stream stream_;
+  TlsContextPtr tls_context_;  // declared before stream_, which uses it: destroyed after it
+  Stream stream_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   http::response<http::string_body> response_;
   const Routes& routes_;
+  const std::size_t max_body_;
 };
 
 }  // namespace
 
 struct HttpServer::State {
-  explicit State(Routes r) : routes(std::move(r)) {}
+  State(Routes r, std::size_t body_limit) : routes(std::move(r)), max_request_body(body_limit) {}
 
   // Network thread only.
   void accept() {
@@ -119,12 +173,22 @@ struct HttpServer::State {
         });
         return;
       }
-      std::erase_if(sessions, [](const std::weak_ptr<Session>& s) { return s.expired(); });
-      auto session = std::make_shared<Session>(std::move(socket), routes);
-      sessions.push_back(session);
-      session->start();
+      std::erase_if(sessions, [](const std::weak_ptr<Connection>& c) { return c.expired(); });
+      if (tls) {
+        startSession<TlsStream>(std::move(socket), tls->current());
+      } else {
+        startSession<beast::tcp_stream>(std::move(socket), nullptr);
+      }
       accept();
     });
+  }
+
+  template <class Stream>
+  void startSession(tcp::socket socket, TlsContextPtr tls_context) {
+    auto session = std::make_shared<Session<Stream>>(std::move(socket), routes, max_request_body,
+                                                     std::move(tls_context));
+    sessions.push_back(session);
+    session->start();
   }
 
   // Network thread only: ends every pending operation, so io.run() returns.
@@ -133,16 +197,18 @@ struct HttpServer::State {
     acceptor.close(ignored);
     retry_timer.cancel();
     for (const auto& weak : sessions) {
-      if (auto session = weak.lock()) session->close();
+      if (auto connection = weak.lock()) connection->close();
     }
     sessions.clear();
   }
 
   const Routes routes;
+  const std::size_t max_request_body;
+  std::unique_ptr<ReloadingTlsContext> tls;  // null for plain HTTP; network thread only
   asio::io_context io{1};
   tcp::acceptor acceptor{io};
   asio::steady_timer retry_timer{io};
-  std::vector<std::weak_ptr<Session>> sessions;  // network thread only
+  std::vector<std::weak_ptr<Connection>> sessions;  // network thread only
   int port = 0;
   Mutex stop_mu;
   std::thread thread;  // joined by stop(), under stop_mu
@@ -193,9 +259,14 @@ beast::error_code listen(tcp::acceptor& acceptor, const tcp::endpoint& endpoint,
 
 }  // namespace
 
-Result<std::unique_ptr<HttpServer>> HttpServer::start(const std::string& address, Routes routes) {
+Result<std::unique_ptr<HttpServer>> HttpServer::start(const std::string& address, Routes routes,
+                                                      ServerOptions options) {
   KF_TRY(parsed, parseListenAddress(address));
-  auto state = std::make_unique<State>(std::move(routes));
+  auto state = std::make_unique<State>(std::move(routes), options.max_request_body);
+  if (options.tls) {
+    KF_TRY(tls, ReloadingTlsContext::load(std::move(*options.tls)));
+    state->tls = std::move(tls);
+  }
   KF_TRY(endpoint, resolve(parsed, state->io, address));
   if (const auto ec = listen(state->acceptor, endpoint, parsed.host.empty())) {
     const std::string hint = ec == asio::error::address_in_use

@@ -1,11 +1,13 @@
 #pragma once
-// A small plain-HTTP/1.1 server for the health and metrics endpoints (--healthz-addr,
-// --metrics-addr): exact-path routes, keep-alive, one network thread. Not for TLS or for large
-// bodies; the admission webhook has its own server.
+// A small HTTP/1.1 server: exact-path routes, keep-alive, one network thread. Plain HTTP for the
+// health and metrics endpoints (--healthz-addr, --metrics-addr); HTTPS with certificates that are
+// picked up again when their files change for the admission webhook.
 
+#include <cstddef>
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "apis/meta/api_error.h"
@@ -13,9 +15,11 @@
 namespace kf::serving {
 
 struct ServerRequest {
-  std::string method;  // "GET", "HEAD", ...
-  std::string path;    // without the query: "/metrics"
-  std::string query;   // after '?', undecoded; "" when absent
+  std::string method;        // "GET", "HEAD", ...
+  std::string path;          // without the query: "/metrics"
+  std::string query;         // after '?', undecoded; "" when absent
+  std::string content_type;  // the Content-Type header; "" when absent
+  std::string body;
 };
 
 struct ServerReply {
@@ -30,12 +34,28 @@ using Handler = std::function<ServerReply(const ServerRequest&)>;
 // Exact path -> handler. Any other path gets 404.
 using Routes = std::map<std::string, Handler>;
 
+// PEM files holding the server's certificate chain (leaf first) and its private key.
+struct TlsFiles {
+  std::string cert_file;
+  std::string key_file;
+};
+
+struct ServerOptions {
+  // HTTPS (TLS 1.2 or later only) when set. The files are read again for every new connection;
+  // a changed pair that loads replaces the old one, one that does not is ignored with a warning.
+  std::optional<TlsFiles> tls;
+  // A request with a larger body gets 413 and its connection is closed.
+  std::size_t max_request_body = 64 * 1024;
+};
+
 class HttpServer {
  public:
   // Listens on `address`, "[host]:port": ":8080" (every interface), "127.0.0.1:0" (port 0: an
   // ephemeral port, see port()), "[::1]:9090", "localhost:8080". Fails with kBadConfig when the
-  // address cannot be parsed or resolved, and with kConnectionFailed when it cannot be bound.
-  static Result<std::unique_ptr<HttpServer>> start(const std::string& address, Routes routes);
+  // address cannot be parsed or resolved or the TLS files cannot be used, and with
+  // kConnectionFailed when the address cannot be bound.
+  static Result<std::unique_ptr<HttpServer>> start(const std::string& address, Routes routes,
+                                                   ServerOptions options = {});
 
   ~HttpServer();  // stop()
   HttpServer(const HttpServer&) = delete;

@@ -273,10 +273,32 @@ TEST(HelmChartTest, ControllerRbacGrantsOnlyWhatTheControllerUses) {
         EXPECT_EQ(rule["verbs"].dump().find("deletecollection"), std::string::npos) << key;
       }
     }
-    EXPECT_EQ(groups, (std::set<std::string>{"", "core.kubefed.io", "types.kubefed.io",
-                                             "coordination.k8s.io"}))
-        << set;
+    EXPECT_EQ(groups, (std::set<std::string>{"", "core.kubefed.io", "types.kubefed.io"})) << set;
   }
+}
+
+// The lock rule: KubeFed's ConfigMap by default, and exactly the kinds the KubeFedConfig's
+// resourceLock makes the controller manager write.
+std::set<std::string> lockResources(const std::string& lock) {
+  auto objects =
+      render(lock.empty() ? "" : "--set controllermanager.leaderElectResourceLock=" + lock);
+  std::set<std::string> resources;
+  for (const Json& rule : object(objects, "Role/kubefed-config-role")["rules"]) {
+    for (const Json& resource : rule["resources"]) {
+      if (resource != "secrets") resources.insert(resource.get<std::string>());
+    }
+  }
+  return resources;
+}
+
+TEST(HelmChartTest, TheLockRuleFollowsTheResourceLock) {
+  using Set = std::set<std::string>;
+  EXPECT_EQ(lockResources(""), Set{"configmaps"});
+  EXPECT_EQ(lockResources("configmaps"), Set{"configmaps"});
+  EXPECT_EQ(lockResources("endpoints"), Set{"endpoints"});
+  EXPECT_EQ(lockResources("leases"), Set{"leases"});
+  EXPECT_EQ(lockResources("configmapsleases"), (Set{"configmaps", "leases"}));
+  EXPECT_EQ(lockResources("endpointsleases"), (Set{"endpoints", "leases"}));
 }
 
 }  // namespace

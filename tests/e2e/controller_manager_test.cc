@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <regex>
@@ -38,11 +39,10 @@ class ControlPlane {
   RestClient& host() { return *host_; }
 
   void writeConfig(const Json& spec_overrides = Json::object()) {
-    Json spec = {
-        {"scope", "Cluster"},
-        {"clusterHealthCheck",
-         {{"period", "1s"}, {"timeout", "1s"}, {"failureThreshold", 2}, {"successThreshold", 1}}},
-        {"controllerDuration", {{"availableDelay", "1s"}, {"unavailableDelay", "1s"}}}};
+    Json spec = kubeFedConfigSpec(
+        {{"clusterHealthCheck",
+          {{"period", "1s"}, {"timeout", "1s"}, {"failureThreshold", 2}, {"successThreshold", 1}}},
+         {"controllerDuration", {{"availableDelay", "1s"}, {"unavailableDelay", "1s"}}}});
     spec.merge_patch(spec_overrides);
     ResourceClient configs(*host_, kKubeFedConfigs, ns());
     auto created = configs.create({{"apiVersion", "core.kubefed.io/v1beta1"},
@@ -76,11 +76,39 @@ class ControlPlane {
     return args;
   }
 
+  // The holder in KubeFed's default lock: the leader annotation of the ConfigMap
+  // kubefed-controller-manager, client-go's record format.
   std::string leaseHolder() {
+    ResourceClient config_maps(*host_, kConfigMaps, ns());
+    auto lock = config_maps.get("kubefed-controller-manager");
+    if (!lock) return "";
+    const Json annotations = lock.value()["metadata"].value("annotations", Json::object());
+    const Json record = Json::parse(
+        annotations.value("control-plane.alpha.kubernetes.io/leader", "{}"), nullptr, false);
+    return record.is_object() ? record.value("holderIdentity", "") : "";
+  }
+
+  std::string holderOfLease() {
     ResourceClient leases(*host_, kLeases, ns());
     auto lease = leases.get("kubefed-controller-manager");
     if (!lease) return "";
     return lease.value().value("spec", Json::object()).value("holderIdentity", "");
+  }
+
+  // The messages of the LeaderElection events about `kind` kubefed-controller-manager.
+  std::vector<std::string> leaderElectionEvents(const std::string& kind) {
+    ResourceClient events(*host_, kEvents, ns());
+    auto listed = events.listAll({});
+    std::vector<std::string> messages;
+    if (!listed) return messages;
+    for (const auto& event : listed.value().items) {
+      if (event.value("reason", "") == "LeaderElection" &&
+          event["involvedObject"].value("kind", "") == kind &&
+          event["involvedObject"].value("name", "") == "kubefed-controller-manager") {
+        messages.push_back(event.value("message", ""));
+      }
+    }
+    return messages;
   }
 
  private:
@@ -116,6 +144,15 @@ TEST(ControllerManagerTest, ExactlyOneOfTwoLeadsAndTheOtherTakesOverAfterKill9) 
       << first->log() << second->log();
   EXPECT_EQ(plane.leaseHolder(), identityOf(*leader));
   EXPECT_TRUE(leader->waitForLog("Starting cluster controller")) << leader->log();
+  // KubeFed's default lock, with client-go's LeaderElection event on it.
+  EXPECT_TRUE(leader->waitForLog("Leader election lock: configmaps " + plane.ns() +
+                                 "/kubefed-controller-manager"))
+      << leader->log();
+  const std::string became = identityOf(*leader) + " became leader";
+  EXPECT_TRUE(eventually([&] {
+    const auto messages = plane.leaderElectionEvents("ConfigMap");
+    return std::find(messages.begin(), messages.end(), became) != messages.end();
+  })) << Json(plane.leaderElectionEvents("ConfigMap")).dump();
 
   leader->signal(SIGKILL);
   // Once the killed leader's lease expired; the deadline is generous for a loaded machine, not a
@@ -166,6 +203,25 @@ TEST(ControllerManagerTest, LogsGoToStderrOrToTheLogFile) {
   EXPECT_EQ(to_file->wait(seconds(20)).value_or(-1), 0);
   std::remove(err_path.c_str());
   std::remove(log_path.c_str());
+}
+
+// Verifies spec.leaderElect.resourceLock chooses the lock: with leases, the Lease holds the
+// record and carries the LeaderElection event; no ConfigMap lock is written.
+TEST(ControllerManagerTest, TheKubeFedConfigChoosesTheLock) {
+  ControlPlane plane("kf-cm-lock");
+  plane.writeConfig({{"leaderElect", {{"resourceLock", "leases"}}}});
+  auto manager = plane.start();
+  ASSERT_TRUE(manager->waitForLog("promoted as leader")) << manager->log();
+  EXPECT_TRUE(manager->waitForLog("Leader election lock: leases " + plane.ns() +
+                                  "/kubefed-controller-manager"))
+      << manager->log();
+  EXPECT_EQ(plane.holderOfLease(), identityOf(*manager));
+  EXPECT_EQ(plane.leaseHolder(), "");
+  const std::string became = identityOf(*manager) + " became leader";
+  EXPECT_TRUE(eventually([&] {
+    const auto messages = plane.leaderElectionEvents("Lease");
+    return std::find(messages.begin(), messages.end(), became) != messages.end();
+  })) << Json(plane.leaderElectionEvents("Lease")).dump();
 }
 
 TEST(ControllerManagerTest, SigtermStopsEveryControllerAndExitsZero) {

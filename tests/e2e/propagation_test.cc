@@ -145,10 +145,9 @@ class Federation {
         {{"apiVersion", "core.kubefed.io/v1beta1"},
          {"kind", "KubeFedConfig"},
          {"metadata", {{"name", "kubefed"}, {"namespace", kubefed_ns_.name()}}},
-         {"spec",
-          {{"scope", "Cluster"},
-           {"clusterHealthCheck", {{"period", "1s"}, {"timeout", "2s"}}},
-           {"controllerDuration", {{"availableDelay", "1s"}, {"unavailableDelay", "1s"}}}}}});
+         {"spec", kubeFedConfigSpec({{"clusterHealthCheck", {{"period", "1s"}, {"timeout", "2s"}}},
+                                     {"controllerDuration",
+                                      {{"availableDelay", "1s"}, {"unavailableDelay", "1s"}}}})}});
     EXPECT_TRUE(config) << config.error().describe();
     startManager();
     for (const std::string member : {"member1", "member2"}) {

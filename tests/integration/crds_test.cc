@@ -220,7 +220,7 @@ const std::map<std::string, SchemaShape>& expectedShapes() {
          {port, "object required=port,protocol"},
          {port + ".error", "string maxLength=316 pattern=" + kDns1123Qualified},
          {port + ".port", "integer format=int32"},
-         {port + ".protocol", "string"}});
+         {port + ".protocol", "string default=\"TCP\""}});
 
     SchemaShape ftc =
         withEntries(commonShape(" required=spec"),
@@ -325,7 +325,7 @@ void flatten(const Json& schema, const std::string& path, SchemaShape& out) {
       signature += " " + key + "=" + joined(value);
     } else if (key == "format" || key == "pattern" || key == "x-kubernetes-list-type") {
       signature += " " + key + "=" + value.get<std::string>();
-    } else if (key == "minimum" || key == "maxLength" || key == "minLength") {
+    } else if (key == "minimum" || key == "maxLength" || key == "minLength" || key == "default") {
       signature += " " + key + "=" + value.dump();
     } else {
       signature += " ?" + key + "=" + value.dump();
@@ -652,6 +652,22 @@ TEST_F(CrdTest, RejectsWhatTheSchemasForbid) {
     ++checked;
   }
   EXPECT_GE(checked, 10);
+}
+
+// KubeFed's CRD defaults a load balancer port's protocol, as core/v1 PortStatus does, so a status
+// without one is stored with TCP rather than refused for lacking a required field.
+TEST_F(CrdTest, DefaultsAServiceStatusPortProtocolToTcp) {
+  TestNamespace ns(*client_, "crds-default");
+  const Json status = Json::parse(R"({
+      "apiVersion": "core.kubefed.io/v1alpha1", "kind": "FederatedServiceStatus",
+      "metadata": {"name": "web"},
+      "clusterStatus": [{"clusterName": "cluster1", "status": {"loadBalancer": {"ingress": [
+          {"ip": "10.0.0.7", "ports": [{"port": 443}]}]}}}]})");
+  ResourceClient resource = resourceFor(status, ns.name());
+  auto created = resource.create(status);
+  ASSERT_TRUE(created) << created.error().describe();
+  EXPECT_EQ(created.value()["clusterStatus"][0]["status"]["loadBalancer"]["ingress"][0]["ports"],
+            Json::parse(R"([{"port": 443, "protocol": "TCP"}])"));
 }
 
 // v0.8.1's schemas carry no enums for these fields: an out-of-range value is left to the

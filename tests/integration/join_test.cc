@@ -203,13 +203,14 @@ TEST_F(JoinTest, JoinedMembersTokensAuthenticateAndUnjoinRemovesEverything) {
     EXPECT_TRUE(namespaces) << namespaces.error().describe();
   }
 
-  // 5. Joining again fails and says what to do; with --error-on-existing=false it updates.
+  // 5. Joining again fails at KubeFed's preflight and says what to do; with
+  // --error-on-existing=false it updates.
   RunResult again = join(member1_);
   EXPECT_EQ(again.exit_code, 255) << describe(again);
-  EXPECT_EQ(again.err, "Error: cluster \"" + member1_.name +
-                           "\" is already joined: KubeFedCluster \"" + ns() + "/" + member1_.name +
-                           "\" exists in the host cluster. Unjoin it first, or pass "
-                           "--error-on-existing=false to update it\n");
+  EXPECT_EQ(again.err, "Error: service account: " + sa +
+                           " already exists in joining cluster: " + member1_.name +
+                           " (left by an earlier join: unjoin the cluster first, or pass "
+                           "--error-on-existing=false to complete or update that join)\n");
   RunResult update = join(member1_, {"--error-on-existing=false"});
   ASSERT_EQ(update.exit_code, 0) << describe(update);
   EXPECT_TRUE(contains(
@@ -244,9 +245,9 @@ TEST_F(JoinTest, JoinedMembersTokensAuthenticateAndUnjoinRemovesEverything) {
   EXPECT_TRUE(gone("member1", kClusterRoleBindings, member1_.roleName()));
 }
 
-// Verifies a join re-run after stopping half way completes: a ServiceAccount left before (even
-// with --error-on-existing=true), RBAC changed since, and a host Secret without its
-// KubeFedCluster are all reused and repaired.
+// Verifies a join re-run after stopping half way stops at what the first run left, as KubeFed's
+// does, and completes with --error-on-existing=false: a ServiceAccount left before, RBAC changed
+// since, and a host Secret without its KubeFedCluster are all reused and repaired.
 TEST_F(JoinTest, RerunAfterAnUnfinishedJoinCompletesIt) {
   createKubeFedConfig("Cluster");
   // 1. A join that stopped after creating the namespace and the ServiceAccount.
@@ -258,7 +259,13 @@ TEST_F(JoinTest, RerunAfterAnUnfinishedJoinCompletesIt) {
                   .create({{"apiVersion", "v1"},
                            {"kind", "ServiceAccount"},
                            {"metadata", {{"name", sa}, {"namespace", ns()}}}}));
-  RunResult first = join(member1_);
+  RunResult refused = join(member1_);
+  EXPECT_EQ(refused.exit_code, 255) << describe(refused);
+  EXPECT_TRUE(contains(refused.err, "Error: service account: " + sa +
+                                        " already exists in joining cluster: " + member1_.name))
+      << refused.err;
+  EXPECT_TRUE(gone("member1", kClusterRoles, member1_.roleName())) << "nothing was written";
+  RunResult first = join(member1_, {"--error-on-existing=false"});
   ASSERT_EQ(first.exit_code, 0) << describe(first);
   EXPECT_TRUE(contains(first.out, "serviceaccount/" + sa + " unchanged")) << first.out;
   EXPECT_TRUE(contains(first.out, "namespace/" + ns() + " unchanged")) << first.out;
@@ -283,8 +290,16 @@ TEST_F(JoinTest, RerunAfterAnUnfinishedJoinCompletesIt) {
   other_role["roleRef"]["name"] = "view";
   ASSERT_TRUE(bindings.create(other_role));
 
-  // 3. Re-run with the default --error-on-existing=true: it completes the job.
-  RunResult rerun = join(member1_);
+  // 3. Re-run: the existing ClusterRole stops it (KubeFed's words) once the ServiceAccount
+  // preflight passes; --error-on-existing=false completes the job.
+  ASSERT_TRUE(ResourceClient(client("member1"), kServiceAccounts, ns()).remove(sa));
+  ASSERT_TRUE(eventually([&] { return gone("member1", kServiceAccounts, sa, ns()); }));
+  RunResult stopped = join(member1_);
+  EXPECT_EQ(stopped.exit_code, 255) << describe(stopped);
+  EXPECT_TRUE(contains(stopped.err, "Error: cluster role for service account " + sa +
+                                        " in joining cluster " + member1_.name + " already exists"))
+      << stopped.err;
+  RunResult rerun = join(member1_, {"--error-on-existing=false"});
   ASSERT_EQ(rerun.exit_code, 0) << describe(rerun);
   EXPECT_TRUE(contains(rerun.out,
                        "clusterrole.rbac.authorization.k8s.io/" + member1_.roleName() + " updated"))
@@ -292,7 +307,8 @@ TEST_F(JoinTest, RerunAfterAnUnfinishedJoinCompletesIt) {
   EXPECT_TRUE(contains(rerun.out, "clusterrolebinding.rbac.authorization.k8s.io/" +
                                       member1_.roleName() + " recreated"))
       << rerun.out;
-  EXPECT_TRUE(contains(rerun.out, "secret/" + secret_name + " unchanged in the host cluster"))
+  // The ServiceAccount was re-created, so its token is new: the host Secret is reused and updated.
+  EXPECT_TRUE(contains(rerun.out, "secret/" + secret_name + " updated in the host cluster"))
       << rerun.out;
   auto repaired_role = roles.get(member1_.roleName());
   ASSERT_TRUE(repaired_role);

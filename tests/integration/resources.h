@@ -37,4 +37,24 @@ inline const GroupVersionResource kFederatedConfigMaps{"types.kubefed.io", "v1be
 inline const GroupVersionResource kFederatedDeployments{"types.kubefed.io", "v1beta1",
                                                         "federateddeployments", true};
 
+// A complete KubeFedConfig spec, KubeFed's defaults as its webhook writes them, with `overrides`
+// merged in (a JSON merge patch). The controller manager, like KubeFed's, refuses a stored
+// config with a section missing, and no webhook runs in the tests to complete one.
+inline Json kubeFedConfigSpec(const Json& overrides = Json::object()) {
+  Json spec = Json::parse(R"({
+    "scope": "Cluster",
+    "controllerDuration": {"availableDelay": "20s", "unavailableDelay": "60s"},
+    "leaderElect": {"leaseDuration": "15s", "renewDeadline": "10s", "retryPeriod": "5s",
+                    "resourceLock": "configmaps"},
+    "featureGates": [{"name": "PushReconciler", "configuration": "Enabled"},
+                     {"name": "RawResourceStatusCollection", "configuration": "Disabled"},
+                     {"name": "SchedulerPreferences", "configuration": "Enabled"}],
+    "clusterHealthCheck": {"period": "10s", "failureThreshold": 3, "successThreshold": 1,
+                           "timeout": "3s"},
+    "syncController": {"maxConcurrentReconciles": 1, "adoptResources": "Enabled"},
+    "statusController": {"maxConcurrentReconciles": 1}})");
+  spec.merge_patch(overrides);
+  return spec;
+}
+
 }  // namespace kf::integration

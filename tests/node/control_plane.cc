@@ -108,39 +108,53 @@ bool clusterReady(const std::string& name) {
   return false;
 }
 
+// kubectl `verb` -f <a file holding yaml>
+CommandResult kubectlWithYaml(const std::string& context, const std::string& verb,
+                              const std::string& yaml) {
+  const auto file = std::filesystem::temp_directory_path() /
+                    ("kubefed-node-test-" + std::to_string(getpid()) + ".yaml");
+  { std::ofstream(file) << yaml; }
+  CommandResult result = kubectl(context, verb + " -f " + quoted(file.string()));
+  std::filesystem::remove(file);
+  return result;
+}
+
+// Whether the API server reaches the webhook: a server-side dry run of an invalid KubeFedCluster
+// is denied by it (rather than failing to call it).
+bool webhookAnswers(std::string* answer) {
+  const std::string invalid_cluster =
+      std::string("apiVersion: core.kubefed.io/v1beta1\nkind: KubeFedCluster\nmetadata:\n") +
+      "  name: webhook-probe\n  namespace: " + kNamespace +
+      "\nspec:\n  apiEndpoint: \"\"\n  secretRef:\n    name: none\n";
+  *answer = kubectlWithYaml("host", "create --dry-run=server", invalid_cluster).output;
+  return answer->find("denied the request") != std::string::npos;
+}
+
 void waitForControlPlane() {
   const int64_t replicas = 2;
   EXPECT_TRUE(waitFor([&] { return readyReplicas("kubefed-controller-manager") == replicas; },
                       std::chrono::seconds(120)))
       << kubectl("host", std::string("-n ") + kNamespace + " get pods -o wide").output;
-  if (webhookBuilt()) {
-    EXPECT_TRUE(waitFor([] { return readyReplicas("kubefed-admission-webhook") == 1; },
-                        std::chrono::seconds(120)))
-        << kubectl("host",
-                   std::string("-n ") + kNamespace + " describe pods -l kubefed-admission-webhook")
-               .output;
-  }
+  EXPECT_TRUE(waitFor([] { return readyReplicas("kubefed-admission-webhook") == 1; },
+                      std::chrono::seconds(120)))
+      << kubectl("host",
+                 std::string("-n ") + kNamespace + " describe pods -l kubefed-admission-webhook")
+             .output;
   EXPECT_TRUE(waitFor([] { return !leaderPod().empty(); }, std::chrono::seconds(60)))
       << "no controller-manager pod holds the leader-election lock";
-}
-
-// Without a webhook binary the chart's webhook cannot run, and with failurePolicy Fail the API
-// server would then refuse every KubeFed object: the configurations go (see webhookBuilt()).
-void withoutWebhookIfNotBuilt(Scope scope) {
-  if (webhookBuilt()) return;
-  const std::string suffix = scope == Scope::kNamespaced ? std::string("-") + kNamespace : "";
-  kubectl("host", "delete validatingwebhookconfiguration validations.core.kubefed.io" + suffix +
-                      " --ignore-not-found");
-  kubectl("host", "delete mutatingwebhookconfiguration mutation.core.kubefed.io" + suffix +
-                      " --ignore-not-found");
+  // A Ready pod is not yet a routed Service: kube-proxy may still refuse the ClusterIP.
+  std::string answer;
+  EXPECT_TRUE(waitFor([&] { return webhookAnswers(&answer); }, std::chrono::seconds(60)))
+      << "the API server cannot reach the webhook: " << answer;
 }
 
 void joinMembers() {
   for (const std::string& member : kMembers) {
     if (!getObject("host", "kubefedclusters", member, kNamespace).is_object()) {
-      CommandResult joined =
-          kubefedctl("join " + member + " --cluster-context " + member +
-                     " --host-cluster-context host --kubefed-namespace " + kNamespace);
+      // a join after an uninstall finds the member's objects of the earlier join
+      CommandResult joined = kubefedctl("join " + member + " --cluster-context " + member +
+                                        " --host-cluster-context host --kubefed-namespace " +
+                                        kNamespace + " --error-on-existing=false");
       ASSERT_EQ(joined.status, 0) << joined.output;
     }
   }
@@ -179,10 +193,6 @@ CommandResult kubefedctl(const std::string& arguments) {
              " --kubeconfig " + quoted(LocalClusters::get().kubeconfigPath()));
 }
 
-bool webhookBuilt() {
-  return std::filesystem::exists(integration::builtBinary("cmd/webhook/webhook"));
-}
-
 bool waitFor(const std::function<bool()>& condition, std::chrono::seconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   while (!condition()) {
@@ -200,11 +210,7 @@ Json getObject(const std::string& context, const std::string& resource, const st
 }
 
 bool applyYaml(const std::string& context, const std::string& yaml, std::string* out) {
-  const auto file = std::filesystem::temp_directory_path() /
-                    ("kubefed-node-test-" + std::to_string(getpid()) + ".yaml");
-  { std::ofstream(file) << yaml; }
-  CommandResult result = kubectl(context, "apply -f " + quoted(file.string()));
-  std::filesystem::remove(file);
+  CommandResult result = kubectlWithYaml(context, "apply", yaml);
   if (out != nullptr) *out = result.output;
   return result.status == 0;
 }
@@ -222,18 +228,15 @@ void ensureInstalled(Scope scope) {
         helm(std::string("install ") + kRelease + " " + quoted(chartDir()) + " -n " + kNamespace +
              (scope == Scope::kNamespaced ? " --set global.scope=Namespaced" : ""));
     ASSERT_EQ(installed.status, 0) << installed.output;
-    withoutWebhookIfNotBuilt(scope);
   }
   waitForControlPlane();
   joinMembers();
 }
 
 void upgrade(const std::string& set_arguments) {
-  const std::string scope = installedScope();
   CommandResult upgraded = helm(std::string("upgrade ") + kRelease + " " + quoted(chartDir()) +
                                 " -n " + kNamespace + " --reuse-values " + set_arguments);
   ASSERT_EQ(upgraded.status, 0) << upgraded.output;
-  withoutWebhookIfNotBuilt(scope == "Namespaced" ? Scope::kNamespaced : Scope::kCluster);
   waitForControlPlane();
 }
 

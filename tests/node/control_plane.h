@@ -26,9 +26,6 @@ CommandResult helm(const std::string& arguments);
 CommandResult kubectl(const std::string& context, const std::string& arguments);
 CommandResult kubefedctl(const std::string& arguments);
 
-// Whether the build has a webhook binary (the image then holds it and the chart's webhook runs).
-bool webhookBuilt();
-
 // Makes sure the chart is installed with `scope` and its pods run (installs, or uninstalls a
 // release of the other scope first); then the members are joined. Fails the test on error.
 void ensureInstalled(Scope scope);

@@ -40,12 +40,10 @@ TEST(NamespacedScopeTest, OnlyTheKubefedNamespaceIsFederatedAndValidated) {
   const std::string logs = controllerLogs();
   EXPECT_EQ(logs.find("orbidden"), std::string::npos) << logs;
 
-  if (webhookBuilt()) {
-    EXPECT_TRUE(applyYaml("host", invalidCluster(outside.name()), &out))
-        << "validated outside the KubeFed namespace: " << out;
-    EXPECT_FALSE(applyYaml("host", invalidCluster(kNamespace), &out)) << "not validated inside";
-    EXPECT_NE(out.find("apiEndpoint: Required value"), std::string::npos) << out;
-  }
+  EXPECT_TRUE(applyYaml("host", invalidCluster(outside.name()), &out))
+      << "validated outside the KubeFed namespace: " << out;
+  EXPECT_FALSE(applyYaml("host", invalidCluster(kNamespace), &out)) << "not validated inside";
+  EXPECT_NE(out.find("apiEndpoint: Required value"), std::string::npos) << out;
   kubectl("host",
           std::string("-n ") + kNamespace + " delete federatedconfigmap inside --wait=false");
 }

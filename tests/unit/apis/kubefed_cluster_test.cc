@@ -153,12 +153,13 @@ INSTANTIATE_TEST_SUITE_P(
     Cases, InvalidEndpointTest,
     testing::Values(
         EndpointCase{"", "apiEndpoint: Required value"},
+        // client-go's error names the endpoint again.
         EndpointCase{"https://",
                      "apiEndpoint: Invalid value: \"https://\": host must be a URL or a "
-                     "host:port pair"},
+                     "host:port pair: \"https://\""},
         EndpointCase{"example.com/path/to/somewhere",
                      "apiEndpoint: Invalid value: \"example.com/path/to/somewhere\": host must be "
-                     "a URL or a host:port pair"},
+                     "a URL or a host:port pair: \"example.com/path/to/somewhere\""},
         EndpointCase{"192.0.2.35/path/to/somewhere",
                      "apiEndpoint: Invalid value: \"192.0.2.35/path/to/somewhere\": host must be "
                      "a URL or a host:port pair"},
@@ -167,16 +168,27 @@ INSTANTIATE_TEST_SUITE_P(
                      "\"https\""},
         EndpointCase{"example_com", "lower case alphanumeric characters, '-' or '.'"},
         EndpointCase{"-example.com", "must start and end with an alphanumeric character"},
+        // Neither an IP address nor a DNS name: KubeFed names both rules.
         EndpointCase{"192.0.2..161",
-                     "apiEndpoint: Invalid value: \"192.0.2..161\": must be a valid IP address"},
+                     "apiEndpoint: Invalid value: \"192.0.2..161\": must be a valid IP address, "
+                     "(e.g. 10.9.8.7 or 2001:db8::ffff); or a lowercase RFC 1123 subdomain"},
         EndpointCase{"[2001:db8:25a4::8d2::1]",
                      "apiEndpoint: Invalid value: \"2001:db8:25a4::8d2::1\": must be a valid IP "
                      "address"},
+        // A port that is not all digits fails Go's url.Parse, whose error KubeFed passes on.
         EndpointCase{"example.com:port80",
-                     "apiEndpoint: Invalid value: \"port80\": error converting port to integer"},
-        EndpointCase{"example.com:port80", "invalid port"},
+                     "apiEndpoint: Invalid value: \"example.com:port80\": parse "
+                     "\"https://example.com:port80\": invalid port \":port80\" after host"},
         EndpointCase{"example.com:-80",
-                     "apiEndpoint: Invalid value: -80: must be between 1 and 65535, inclusive"},
+                     "apiEndpoint: Invalid value: \"example.com:-80\": parse "
+                     "\"https://example.com:-80\": invalid port \":-80\" after host"},
+        // With a scheme, client-go parses again with https:// in front: a host with a path.
+        EndpointCase{"https://example.com:port80",
+                     "apiEndpoint: Invalid value: \"https://example.com:port80\": host must be a "
+                     "URL or a host:port pair: \"https://example.com:port80\""},
+        EndpointCase{"example.com:99999999999999999999",
+                     "apiEndpoint: Invalid value: \"99999999999999999999\": error converting port "
+                     "to integer"},
         EndpointCase{"example.com:0",
                      "apiEndpoint: Invalid value: 0: must be between 1 and 65535, inclusive"},
         EndpointCase{"example.com:65536",
@@ -243,7 +255,8 @@ INSTANTIATE_TEST_SUITE_P(
                 "\"*\"}: when * is specified, it is expected to be the only option in list"},
         TlsCase{{"*", "ValidityPeriod"},
                 "when * is specified, it is expected to be the only option in list"},
-        TlsCase{{"Bogus"}, "disabledTLSValidations[0]: Unsupported value: \"Bogus\""}));
+        // KubeFed names the list, not the element.
+        TlsCase{{"Bogus"}, "disabledTLSValidations: Unsupported value: \"Bogus\""}));
 
 struct ProxyCase {
   std::string url;

@@ -228,6 +228,17 @@ TEST(KubeFedConfigValidationTest, DefaultedConfigIsValid) {
   EXPECT_THAT(validateKubeFedConfig(validConfig(), &old), IsEmpty());
 }
 
+// Verifies every lock type client-go knows is accepted: KubeFed's two and, beyond them, leases
+// and the migration locks.
+TEST(KubeFedConfigValidationTest, EveryClientGoLockTypeIsValid) {
+  for (const char* lock :
+       {"configmaps", "endpoints", "leases", "configmapsleases", "endpointsleases"}) {
+    KubeFedConfig config = validConfig();
+    config.spec.leader_elect->resource_lock = lock;
+    EXPECT_THAT(validateKubeFedConfig(config, nullptr), IsEmpty()) << lock;
+  }
+}
+
 TEST(KubeFedConfigValidationTest, ScopeIsImmutable) {
   const KubeFedConfig old = validConfig();
   KubeFedConfig updated = validConfig();
@@ -271,13 +282,15 @@ INSTANTIATE_TEST_SUITE_P(
                    "spec.controllerDuration.availableDelay: Required value"},
         ConfigCase{"AvailableDelayZero",
                    [](auto& c) { durations(c).available_delay = Duration(0s); },
-                   "spec.controllerDuration.availableDelay: Invalid value: 0s: should be greater "
+                   // KubeFed prints this duration as int64 nanoseconds.
+                   "spec.controllerDuration.availableDelay: Invalid value: 0: should be greater "
                    "than 0"},
         ConfigCase{"UnavailableDelayNil", [](auto& c) { durations(c).unavailable_delay.reset(); },
                    "spec.controllerDuration.unavailableDelay: Required value"},
         ConfigCase{"UnavailableDelayNegative",
                    [](auto& c) { durations(c).unavailable_delay = Duration(-1s); },
-                   "spec.controllerDuration.unavailableDelay: Invalid value: -1s"},
+                   "spec.controllerDuration.unavailableDelay: Invalid value: -1000000000: should "
+                   "be greater than 0"},
         ConfigCase{"LeaderElectNil", [](auto& c) { c.spec.leader_elect.reset(); },
                    "spec.leaderElect: Required value"},
         ConfigCase{"LeaseDurationNil", [](auto& c) { elect(c).lease_duration.reset(); },
@@ -315,7 +328,7 @@ INSTANTIATE_TEST_SUITE_P(
                    [](auto& c) { elect(c).resource_lock = "NeitherConfigmapsOrEndpoints"; },
                    "spec.leaderElect.resourceLock: Unsupported value: "
                    "\"NeitherConfigmapsOrEndpoints\": supported values: \"configmaps\", "
-                   "\"endpoints\""},
+                   "\"endpoints\", \"leases\", \"configmapsleases\", \"endpointsleases\""},
         ConfigCase{"FeatureGatesNil", [](auto& c) { c.spec.feature_gates.reset(); },
                    "spec.featureGates: Required value"},
         ConfigCase{"FeatureGateName",

@@ -475,32 +475,6 @@ TEST(KubeconfigTest, ReportsAnUnreadableTokenFile) {
                 "file or directory");
 }
 
-TEST(KubeconfigTest, RejectsExecPluginsWithoutLeakingTheToken) {
-  TempDir dir;
-  const std::string path = dir.write(
-      "config",
-      singleContextConfig("    server: https://h\n", "    token: " + std::string(kSecretToken) +
-                                                         "\n"
-                                                         "    exec: {command: aws, apiVersion: "
-                                                         "client.authentication.k8s.io/v1}\n"));
-  const std::string message = errorOf(loadFile(path));
-  EXPECT_THAT(message, HasSubstr("kubeconfig \"" + path +
-                                 "\": users[name=\"u\"].user.exec: exec credential plugins are "
-                                 "not supported"));
-  EXPECT_THAT(message, Not(HasSubstr(kSecretToken)));
-}
-
-TEST(KubeconfigTest, RejectsBasicAuthentication) {
-  TempDir dir;
-  const std::string path =
-      dir.write("config", singleContextConfig("    server: https://h\n",
-                                              "    username: admin\n    password: hunter2\n"));
-  const std::string message = errorOf(loadFile(path));
-  EXPECT_THAT(message, HasSubstr("users[name=\"u\"].user.username: basic authentication is not "
-                                 "supported"));
-  EXPECT_THAT(message, Not(HasSubstr("hunter2")));
-}
-
 TEST(KubeconfigTest, ListsContextsEvenWhenAnUnusedUserIsUnsupported) {
   const auto parsed = parseKubeconfig(
       "users: [{name: cloud, user: {auth-provider: {name: gcp}}}]\n"

@@ -1,5 +1,6 @@
 #include "federation/client/rest_client.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <future>
@@ -151,6 +152,107 @@ TEST_F(RestClientTest, ListAllFollowsContinueTokensAndFillsKind) {
   EXPECT_EQ(all.value().items[1]["kind"], "ConfigMap");
   EXPECT_EQ(all.value().resource_version, "10");
   EXPECT_NE(transport_->requests()[1].target.find("continue=tok"), std::string::npos);
+}
+
+// Credentials that change when renewed, and count how often they were.
+class RenewableCredentials final : public Credentials {
+ public:
+  explicit RenewableCredentials(bool renewable) : renewable_(renewable) {}
+  Result<RequestCredentials> forRequest() override {
+    RequestCredentials out;
+    out.authorization = "Bearer token-" + std::to_string(generation_);
+    out.impersonation = {
+        {"Impersonate-User", "jane"}, {"Impersonate-Group", "a"}, {"Impersonate-Group", "b"}};
+    return out;
+  }
+  bool renewAfterRejection(const RequestCredentials&) override {
+    ++renewals_;
+    if (!renewable_) return false;
+    ++generation_;
+    return true;
+  }
+  int renewals() const { return renewals_; }
+
+ private:
+  const bool renewable_;
+  int generation_ = 1;
+  int renewals_ = 0;
+};
+
+constexpr const char* kUnauthorized = R"({"kind":"Status","reason":"Unauthorized","code":401})";
+
+class RestClientCredentialsTest : public RestClientTest {
+ protected:
+  RestClient clientWith(std::shared_ptr<Credentials> credentials) {
+    RestConfig config;
+    config.server = "https://127.0.0.1:6443";
+    config.qps = 0;
+    auto owned = std::make_unique<FakeTransport>();
+    transport_ = owned.get();
+    return RestClient(config, std::move(owned), std::move(credentials), clock_,
+                      {.max_attempts = 3, .initial_backoff = 0ms, .max_backoff = 0ms});
+  }
+};
+
+TEST_F(RestClientCredentialsTest, SendsOnceMoreWithRenewedCredentialsAfterA401) {
+  auto credentials = std::make_shared<RenewableCredentials>(true);
+  auto client = clientWith(credentials);
+  transport_->enqueue(response(401, kUnauthorized));
+  transport_->enqueue(response(201, "{}"));
+  // Even a POST: the server did nothing with a request it did not authenticate.
+  auto result = client.send(
+      {.method = "POST", .path = "/api/v1/namespaces", .body = "{}", .idempotent = false});
+  ASSERT_TRUE(result) << result.error().describe();
+  const auto sent = transport_->requests();
+  ASSERT_EQ(sent.size(), 2u);
+  EXPECT_EQ(sent[0].headers.at("Authorization"), "Bearer token-1");
+  EXPECT_EQ(sent[1].headers.at("Authorization"), "Bearer token-2");
+  EXPECT_EQ(credentials->renewals(), 1);
+}
+
+TEST_F(RestClientCredentialsTest, RenewsOnlyOncePerRequest) {
+  auto credentials = std::make_shared<RenewableCredentials>(true);
+  auto client = clientWith(credentials);
+  transport_->enqueue(response(401, kUnauthorized));
+  transport_->enqueue(response(401, kUnauthorized));
+  auto result = client.send({.path = "/api"});
+  ASSERT_FALSE(result);
+  EXPECT_TRUE(isUnauthorized(result.error())) << result.error().describe();
+  EXPECT_EQ(transport_->requests().size(), 2u);
+  EXPECT_EQ(credentials->renewals(), 1);
+}
+
+TEST_F(RestClientCredentialsTest, Returns401WhenTheCredentialsCannotChange) {
+  auto credentials = std::make_shared<RenewableCredentials>(false);
+  auto client = clientWith(credentials);
+  transport_->enqueue(response(401, kUnauthorized));
+  auto result = client.send({.path = "/api"});
+  ASSERT_FALSE(result);
+  EXPECT_TRUE(isUnauthorized(result.error()));
+  EXPECT_EQ(transport_->requests().size(), 1u);
+}
+
+TEST_F(RestClientCredentialsTest, SendsImpersonationHeadersAsSeparateLines) {
+  auto client = clientWith(std::make_shared<RenewableCredentials>(false));
+  transport_->enqueue(response(200, "{}"));
+  ASSERT_TRUE(client.send({.path = "/api"}));
+  EXPECT_THAT(transport_->requests().at(0).repeated_headers,
+              ::testing::ElementsAre(::testing::Pair("Impersonate-User", "jane"),
+                                     ::testing::Pair("Impersonate-Group", "a"),
+                                     ::testing::Pair("Impersonate-Group", "b")));
+}
+
+TEST_F(RestClientCredentialsTest, SendsBasicAuthenticationFromTheConfig) {
+  RestConfig config;
+  config.server = "https://127.0.0.1:6443";
+  config.username = "admin";
+  config.password = "hunter2";
+  auto owned = std::make_unique<FakeTransport>();
+  FakeTransport* transport = owned.get();
+  RestClient client(config, std::move(owned), clock_);
+  transport->enqueue(response(200, "{}"));
+  ASSERT_TRUE(client.send({.path = "/api"}));
+  EXPECT_EQ(transport->requests().at(0).headers.at("Authorization"), "Basic YWRtaW46aHVudGVyMg==");
 }
 
 }  // namespace

@@ -48,6 +48,10 @@ inline ApiResourceInfo replicaSets() {
   return resource("apps", "v1", "replicasets", "replicaset", "ReplicaSet", true, {"rs"});
 }
 inline ApiResourceInfo jobs() { return resource("batch", "v1", "jobs", "job", "Job", true); }
+// KubeFed's default FTC used extensions/v1beta1, which Kubernetes 1.22 removed.
+inline ApiResourceInfo ingresses() {
+  return resource("networking.k8s.io", "v1", "ingresses", "ingress", "Ingress", true, {"ing"});
+}
 inline ApiResourceInfo clusterRoles() {
   return resource("rbac.authorization.k8s.io", "v1", "clusterroles", "clusterrole", "ClusterRole",
                   false);

@@ -88,6 +88,14 @@ std::vector<Case> cases() {
        true,
        {},
        false},
+      {"ingresses.networking.k8s.io",
+       ingresses(),
+       builtInSchema(ingresses(), {{"type", "object"}}),
+       "FederatedIngress",
+       "federatedingresses",
+       true,
+       {"fing"},
+       false},
       {"namespaces",
        namespaces(),
        builtInSchema(namespaces(), {{"type", "object"}}),
@@ -122,9 +130,7 @@ std::string readFile(const std::string& path) {
   return text.str();
 }
 
-std::string printed(const EnableResources& resources) {
-  return "---\n" + toYaml(resources.type_config) + "---\n" + toYaml(resources.crd);
-}
+std::string printed(const EnableResources& resources) { return enableResourcesYaml(resources); }
 
 class GeneratedTypeTest : public ::testing::TestWithParam<Case> {};
 

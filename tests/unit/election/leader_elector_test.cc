@@ -7,7 +7,9 @@
 #include <chrono>
 #include <thread>
 
+#include "federation/election/multi_lock.h"
 #include "tests/support/fake_clock.h"
+#include "tests/support/fake_event_recorder.h"
 #include "tests/unit/election/fake_lock.h"
 
 namespace kf {
@@ -98,6 +100,10 @@ class LeaderElectorTest : public ::testing::Test {
 
   test::FakeClock clock_;
   test::FakeLock lock_;
+  // For tests that need them; the fixture stops the elector before they go.
+  test::FakeLock secondary_{"Lease"};
+  test::FakeEventRecorder recorder_;
+  std::unique_ptr<MultiLock> multi_;
   std::unique_ptr<LeaderElector> elector_;
   std::jthread runner_;
   std::atomic<bool> done_{false};
@@ -274,6 +280,65 @@ TEST_F(LeaderElectorTest, StoppingWhileCampaigningCallsNoCallbacks) {
   EXPECT_EQ(result_, ElectionResult::kStopped);
   EXPECT_FALSE(started_);
   EXPECT_FALSE(stopped_leading_);
+}
+
+// Verifies client-go's LeaderElection events on the lock object: "<identity> became leader" once
+// leading, "<identity> stopped leading" once leadership ends.
+TEST_F(LeaderElectorTest, RecordsLeaderElectionEventsOnTheLock) {
+  test::FakeEventRecorder& recorder = recorder_;
+  LeaderElectionConfig c = config();
+  c.recorder = &recorder;
+  start(std::move(c));
+  ASSERT_TRUE(waitUntil([&] { return started_.load(); }));
+  ASSERT_EQ(recorder.events().size(), 1u);
+  const test::RecordedEvent became = recorder.events()[0];
+  EXPECT_EQ(became.type, EventType::kNormal);
+  EXPECT_EQ(became.reason, "LeaderElection");
+  EXPECT_EQ(became.message, "me became leader");
+  EXPECT_EQ(became.object.kind, "Lease");
+  EXPECT_EQ(became.object.name, "lock");
+  stop();
+  ASSERT_EQ(recorder.events().size(), 2u);
+  EXPECT_EQ(recorder.events()[1].message, "me stopped leading");
+}
+
+// Verifies losing leadership is recorded too.
+TEST_F(LeaderElectorTest, RecordsStoppedLeadingWhenLeadershipIsLost) {
+  test::FakeEventRecorder& recorder = recorder_;
+  LeaderElectionConfig c = config();
+  c.recorder = &recorder;
+  start(std::move(c));
+  lock_.set(heldBy("usurper", 15, clock_.wallNow()));
+  tick();
+  ASSERT_TRUE(waitUntil([&] { return done_.load(); }));
+  EXPECT_THAT(recorder.reasons(), ::testing::ElementsAre("LeaderElection", "LeaderElection"));
+  EXPECT_EQ(recorder.events()[1].message, "me stopped leading");
+}
+
+// Verifies, on a migration lock, that a holder renewing only the new (secondary) object keeps
+// us waiting: the primary record never changes, but the lock as read does. Once the renewals
+// stop, the lock expires a lease duration later and we take both objects.
+TEST_F(LeaderElectorTest, AHolderRenewingOnlyTheSecondaryLockIsAlive) {
+  test::FakeLock& secondary = secondary_;
+  lock_.set(heldBy("go-replica", 15, clock_.wallNow()));
+  secondary.set(heldBy("go-replica", 15, clock_.wallNow()));
+  multi_ = std::make_unique<MultiLock>(std::make_unique<test::ForwardingLock>(lock_),
+                                       std::make_unique<test::ForwardingLock>(secondary), "me");
+  LeaderElectionConfig c = config();
+  c.lock = multi_.get();
+  start(std::move(c));
+  for (int round = 1; round <= 6; ++round) {  // 30 s: twice the lease duration
+    secondary.set(heldBy("go-replica", 15, clock_.wallNow()));
+    tick();
+    EXPECT_FALSE(started_) << "round " << round;
+  }
+  tick();  // t=35
+  tick();  // t=40
+  EXPECT_FALSE(started_);
+  tick();  // t=45: 15 s after the last renewal was seen
+  ASSERT_TRUE(waitUntil([&] { return started_.load(); }));
+  EXPECT_EQ(lock_.record()->holder_identity, "me");
+  EXPECT_EQ(secondary.record()->holder_identity, "me");
 }
 
 TEST_F(LeaderElectorTest, KeepsCampaigningThroughReadErrors) {

@@ -1,5 +1,6 @@
-// A join re-run over what an earlier, unfinished join left: objects are reused and brought up
-// to date instead of failing (scripted API servers).
+// A join re-run over what an earlier, unfinished join left: with --error-on-existing=false
+// objects are reused and brought up to date; with it (the default) they stop join in KubeFed's
+// words (scripted API servers).
 
 #include <gtest/gtest.h>
 
@@ -44,12 +45,13 @@ class JoinRerunTest : public ::testing::Test {
   std::ostringstream out_;
 };
 
-MemberSetup clusterScopeSetup() {
+MemberSetup clusterScopeSetup(bool error_on_existing = false) {
   MemberSetup setup;
   setup.cluster_name = "m1";
   setup.kubefed_namespace = "kf";
   setup.service_account = "m1-host";
   setup.scope = JoinScope::kCluster;
+  setup.error_on_existing = error_on_existing;
   return setup;
 }
 
@@ -104,6 +106,28 @@ TEST_F(JoinRerunTest, MemberObjectsLeftByAnEarlierJoinAreBroughtUpToDate) {
             "cluster \"m1\"\n"
             "clusterrolebinding.rbac.authorization.k8s.io/kubefed-controller-manager:m1-host "
             "recreated in cluster \"m1\"\n");
+}
+
+// Verifies that with --error-on-existing an existing role stops join with KubeFed's message, and
+// that nothing is written to it.
+TEST_F(JoinRerunTest, ExistingRbacIsAnErrorWithErrorOnExisting) {
+  const char* not_found = R"({"kind": "Status", "reason": "NotFound", "code": 404})";
+  reply(404, not_found);  // namespace
+  reply(201, "{}");
+  reply(404, not_found);  // service account
+  reply(201, R"({"metadata": {"name": "m1-host", "namespace": "kf", "uid": "u1"}})");
+  reply(404, not_found);  // token secret
+  reply(201, "{}");
+  reply(200, R"({"metadata": {"name": "kubefed-controller-manager:m1-host"}, "rules": []})");
+  auto token = setUpJoiningCluster(*client_, clusterScopeSetup(true), clock_, out_);
+  ASSERT_FALSE(token);
+  EXPECT_EQ(token.error().message,
+            "cluster role for service account m1-host in joining cluster m1 already exists (left "
+            "by an earlier join: unjoin the cluster first, or pass --error-on-existing=false to "
+            "complete or update that join)");
+  EXPECT_EQ(
+      requests().back(),
+      "GET /apis/rbac.authorization.k8s.io/v1/clusterroles/kubefed-controller-manager:m1-host");
 }
 
 // Verifies a Secret of the token's name that is not this ServiceAccount's token is never

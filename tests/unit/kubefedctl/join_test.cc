@@ -6,6 +6,7 @@
 
 #include <sstream>
 
+#include "cmd/kubefedctl/join_host.h"
 #include "cmd/kubefedctl/unjoin.h"
 #include "tests/support/fake_clock.h"
 #include "tests/unit/client/fake_transport.h"
@@ -66,8 +67,14 @@ class JoinTest : public ::testing::Test {
     return request;
   }
 
+  // The joining cluster's answer to the ServiceAccount preflight: there is none yet.
+  void noServiceAccountYet() {
+    member_.transport->enqueue(response(404, notFound("serviceaccounts \"m1-host\"")));
+  }
+
   FakeClock clock_;
   FakeCluster host_{clock_};
+  FakeCluster member_{clock_};
   std::ostringstream out_;
 };
 
@@ -76,9 +83,10 @@ class JoinTest : public ::testing::Test {
 TEST_F(JoinTest, DryRunReturnsTheClusterItWouldCreateAndOnlyReads) {
   host_.transport->enqueue(response(200, kClusterScopeConfig));
   host_.transport->enqueue(response(404, notFound("kubefedclusters.core.kubefed.io \"m1\"")));
+  noServiceAccountYet();
   JoinRequest request = dryRun({"https://member.example:6443", "", false, ""});
   request.secret_name = "secret";
-  auto cluster = joinCluster(*host_.client, nullptr, request, out_, clock_);
+  auto cluster = joinCluster(*host_.client, member_.client.get(), request, out_, clock_);
   ASSERT_TRUE(cluster) << cluster.error().message;
   EXPECT_EQ(cluster.value(), Json::parse(R"({
     "apiVersion": "core.kubefed.io/v1beta1", "kind": "KubeFedCluster",
@@ -88,6 +96,8 @@ TEST_F(JoinTest, DryRunReturnsTheClusterItWouldCreateAndOnlyReads) {
             (std::vector<std::string>{
                 "GET /apis/core.kubefed.io/v1beta1/namespaces/kf/kubefedconfigs/kubefed",
                 "GET /apis/core.kubefed.io/v1beta1/namespaces/kf/kubefedclusters/m1"}));
+  EXPECT_EQ(member_.requests(),
+            (std::vector<std::string>{"GET /api/v1/namespaces/kf/serviceaccounts/m1-host"}));
   EXPECT_EQ(out_.str(), "");
 }
 
@@ -96,7 +106,8 @@ TEST_F(JoinTest, DryRunReturnsTheClusterItWouldCreateAndOnlyReads) {
 TEST_F(JoinTest, DryRunOfAProxiedClusterCarriesTheProxyUrl) {
   host_.transport->enqueue(response(200, kClusterScopeConfig));
   host_.transport->enqueue(response(404, notFound("kubefedclusters.core.kubefed.io \"m1\"")));
-  auto cluster = joinCluster(*host_.client, nullptr,
+  noServiceAccountYet();
+  auto cluster = joinCluster(*host_.client, member_.client.get(),
                              dryRun({"https://member.example", "", false, "socks5://proxy:1080"}),
                              out_, clock_);
   ASSERT_TRUE(cluster) << cluster.error().message;
@@ -108,15 +119,45 @@ TEST_F(JoinTest, DryRunOfAProxiedClusterCarriesTheProxyUrl) {
 TEST_F(JoinTest, AlreadyJoinedClusterFailsWithWhatToDo) {
   host_.transport->enqueue(response(200, kClusterScopeConfig));
   host_.transport->enqueue(response(200, R"({"metadata": {"name": "m1"}, "spec": {}})"));
+  noServiceAccountYet();
   JoinRequest request = dryRun({"https://member.example", "", false, ""});
   request.dry_run = false;
-  FakeCluster member(clock_);
-  auto cluster = joinCluster(*host_.client, member.client.get(), request, out_, clock_);
+  auto cluster = joinCluster(*host_.client, member_.client.get(), request, out_, clock_);
   ASSERT_FALSE(cluster);
   EXPECT_EQ(cluster.error().message,
             "cluster \"m1\" is already joined: KubeFedCluster \"kf/m1\" exists in the host "
             "cluster. Unjoin it first, or pass --error-on-existing=false to update it");
-  EXPECT_TRUE(member.requests().empty());
+  EXPECT_EQ(member_.requests(),
+            (std::vector<std::string>{"GET /api/v1/namespaces/kf/serviceaccounts/m1-host"}));
+}
+
+// Verifies KubeFed's preflight: with --error-on-existing (the default) an existing
+// ServiceAccount in the joining cluster stops join before anything is written, also on a dry run.
+TEST_F(JoinTest, ExistingServiceAccountStopsJoinInKubeFedsWords) {
+  for (const bool dry_run : {true, false}) {
+    SCOPED_TRACE(dry_run ? "dry run" : "join");
+    host_.transport->enqueue(response(200, kClusterScopeConfig));
+    member_.transport->enqueue(response(200, R"({"metadata": {"name": "m1-host"}})"));
+    JoinRequest request = dryRun({"https://member.example", "", false, ""});
+    request.dry_run = dry_run;
+    auto cluster = joinCluster(*host_.client, member_.client.get(), request, out_, clock_);
+    ASSERT_FALSE(cluster);
+    EXPECT_EQ(cluster.error().message,
+              "service account: m1-host already exists in joining cluster: m1 (left by an earlier "
+              "join: unjoin the cluster first, or pass --error-on-existing=false to complete or "
+              "update that join)");
+  }
+  EXPECT_EQ(member_.requests().size(), 2u);  // the two preflight reads, nothing else
+  EXPECT_EQ(host_.requests().size(), 2u);    // the KubeFedConfig twice
+}
+
+// Verifies a KubeFedConfig without a scope means Cluster, as in KubeFed.
+TEST_F(JoinTest, EmptyScopeIsCluster) {
+  host_.transport->enqueue(
+      response(200, R"({"kind": "KubeFedConfig", "metadata": {"name": "kubefed"}, "spec": {}})"));
+  auto scope = readJoinScope(*host_.client, "kf");
+  ASSERT_TRUE(scope) << scope.error().message;
+  EXPECT_EQ(scope.value(), JoinScope::kCluster);
 }
 
 // Verifies a missing KubeFedConfig is reported in KubeFed's words.

@@ -94,8 +94,18 @@ TEST(ControlPlaneConfigTest, TakesTheKubeFedConfigsValues) {
   EXPECT_EQ(plane.value().health_period, seconds(10));
   EXPECT_EQ(plane.value().health_failure_threshold, 3);
   EXPECT_EQ(plane.value().lease_duration, seconds(15));
+  EXPECT_EQ(plane.value().resource_lock, "configmaps");  // KubeFed's default lock
   EXPECT_TRUE(plane.value().push_reconciler);
   EXPECT_FALSE(plane.value().raw_resource_status_collection);
+}
+
+TEST(ControlPlaneConfigTest, TheKubeFedConfigChoosesTheLock) {
+  core::KubeFedConfig config = defaultedConfig("Cluster");
+  config.spec.leader_elect->resource_lock = "configmapsleases";
+  FeatureGate gates = kubefedFeatureGates();
+  auto plane = controlPlaneConfigFrom(config, parseOptions({}, nullptr).value(), "kf", gates);
+  ASSERT_TRUE(plane) << plane.error().message;
+  EXPECT_EQ(plane.value().resource_lock, "configmapsleases");
 }
 
 TEST(ControlPlaneConfigTest, FlagsWinOverTheKubeFedConfig) {

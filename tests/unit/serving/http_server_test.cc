@@ -116,6 +116,59 @@ TEST(HttpServerTest, HandlerSeesMethodPathAndQuery) {
   EXPECT_EQ(seen.query, "name=x&y=1");
 }
 
+// Verifies the handler sees the request's body and Content-Type.
+TEST(HttpServerTest, HandlerSeesBodyAndContentType) {
+  ServerRequest seen;
+  auto server = startOrFail({{"/review", [&seen](const ServerRequest& request) {
+                                seen = request;
+                                return ServerReply{};
+                              }}});
+  ASSERT_TRUE(server);
+  RestConfig config;
+  config.server = "http://127.0.0.1:" + std::to_string(server->port());
+  auto transport = makeTransport(config);
+  ASSERT_TRUE(transport);
+  HttpRequest request;
+  request.method = "POST";
+  request.target = "/review";
+  request.headers = {{"Content-Type", "application/json"}};
+  request.body = R"({"kind":"AdmissionReview"})";
+  ASSERT_TRUE(transport.value()->roundTrip(request));
+  EXPECT_EQ(seen.content_type, "application/json");
+  EXPECT_EQ(seen.body, R"({"kind":"AdmissionReview"})");
+}
+
+// Verifies a body over the server's limit is answered 413 and the server keeps serving.
+TEST(HttpServerTest, BodyOverTheLimitGets413) {
+  bool called = false;
+  auto server = HttpServer::start("127.0.0.1:0",
+                                  {{"/in",
+                                    [&called](const ServerRequest&) {
+                                      called = true;
+                                      return ServerReply{};
+                                    }}},
+                                  ServerOptions{.max_request_body = 16});
+  ASSERT_TRUE(server) << server.error().describe();
+  const int port = server.value()->port();
+  RestConfig config;
+  config.server = "http://127.0.0.1:" + std::to_string(port);
+  auto transport = makeTransport(config);
+  ASSERT_TRUE(transport);
+  HttpRequest request;
+  request.method = "POST";
+  request.target = "/in";
+  request.body = std::string(17, 'x');
+  auto response = transport.value()->roundTrip(request);
+  ASSERT_TRUE(response) << response.error().describe();
+  EXPECT_EQ(response.value().status, 413);
+  EXPECT_FALSE(called);
+  request.body = std::string(16, 'x');
+  auto fits = transport.value()->roundTrip(request);
+  ASSERT_TRUE(fits) << fits.error().describe();
+  EXPECT_EQ(fits.value().status, 200);
+  EXPECT_TRUE(called);
+}
+
 // Verifies port 0 binds an ephemeral port and that two servers get different ones.
 TEST(HttpServerTest, PortZeroPicksAnEphemeralPort) {
   auto first = startOrFail({});

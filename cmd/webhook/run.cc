@@ -1,0 +1,123 @@
+#include "cmd/webhook/run.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <spdlog/spdlog.h>
+
+#include <cstdlib>
+#include <iostream>
+
+#include "cmd/cli/command.h"
+#include "cmd/cli/logging.h"
+#include "cmd/webhook/options.h"
+#include "federation/admission/webhook_routes.h"
+#include "federation/client/kubeconfig.h"
+#include "federation/serving/http_server.h"
+
+namespace kf::webhook {
+namespace {
+
+constexpr int kExitFatal = cli::kExitFailure;
+// Bad flags exit as cobra's do, like the controller manager's and kubefedctl's.
+constexpr int kExitBadFlags = cli::kExitUsage;
+// An AdmissionReview carries the object and, on UPDATE, the old one; the API server accepts
+// objects of up to 3 MiB. Bigger bodies get 413.
+constexpr std::size_t kMaxReviewBytes = 7 * 1024 * 1024;
+
+int fatal(const std::string& message) {
+  spdlog::critical("{}", message);
+  return kExitFatal;
+}
+
+std::string env(const char* name) {
+  const char* value = std::getenv(name);
+  return value == nullptr ? "" : value;
+}
+
+// The validators read no other object, so the webhook never calls the API server. The flags are
+// still KubeFed's, and a kubeconfig that cannot be used is still fatal at startup, as in KubeFed
+// (whose manager builds a client from it): a broken deployment shows at once.
+Result<RestConfig> checkedRestConfig(const Options& options) {
+  if (options.kubeconfig.empty() && options.master.empty()) {
+    spdlog::warn(
+        "Neither --kubeconfig nor --master was specified.  Using the inClusterConfig.  This might "
+        "not work.");
+  }
+  KubeconfigOptions kubeconfig{options.kubeconfig, "", env("KUBECONFIG"), env("HOME")};
+  InClusterEnv in_cluster{env("KUBERNETES_SERVICE_HOST"), env("KUBERNETES_SERVICE_PORT")};
+  KF_TRY(config, resolveRestConfig(kubeconfig, in_cluster));
+  RestConfig out = std::move(config);
+  if (!options.master.empty()) out.server = options.master;
+  return out;
+}
+
+Result<std::unique_ptr<serving::HttpServer>> serve(const Options& options) {
+  const std::string cert_dir =
+      options.cert_dir.empty() ? defaultCertDir(std::getenv("TMPDIR")) : options.cert_dir;
+  serving::ServerOptions server_options;
+  server_options.tls = serving::TlsFiles{cert_dir + "/tls.crt", cert_dir + "/tls.key"};
+  server_options.max_request_body = kMaxReviewBytes;
+  serving::Routes routes = admission::kubefedWebhookRoutes();
+  for (const auto& [path, handler] : routes) {
+    if (path.rfind("/readyz", 0) != 0) spdlog::info("Registering webhook path={}", path);
+  }
+  const std::string address = ":" + std::to_string(options.secure_port);
+  KF_TRY(server, serving::HttpServer::start(address, std::move(routes), std::move(server_options)));
+  spdlog::info("Serving webhook server on {} (port {}) with the certificate in {}", address,
+               server->port(), cert_dir);
+  return std::move(server);
+}
+
+// SIGTERM and SIGINT, blocked in every thread (call before starting any) and taken by
+// waitForStopSignal.
+sigset_t blockStopSignals() {
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  return signals;
+}
+
+void waitForStopSignal(const sigset_t& signals) {
+  int signal = 0;
+  while (sigwait(&signals, &signal) != 0) {
+  }
+  spdlog::info("Received signal {}, stopping", signal == SIGTERM ? "SIGTERM" : "SIGINT");
+}
+
+}  // namespace
+
+int runWebhook(const std::vector<std::string>& args) {
+  const sigset_t stop_signals = blockStopSignals();
+  auto parsed = parseOptions(args);
+  if (!parsed) {
+    std::cerr << "Error: " << parsed.error().message << "\n";
+    return kExitBadFlags;
+  }
+  const Options options = std::move(parsed).value();
+  if (options.help) {
+    std::cout << usage();
+    return 0;
+  }
+  std::cout << versionLine() << std::endl;
+  if (options.print_version) return 0;
+  if (auto logging = cli::setUpLogging(options.logging); !logging) {
+    std::cerr << "Error: " << logging.error().message << "\n";
+    return kExitBadFlags;
+  }
+  if (options.verbosity >= 1) spdlog::info("Flags: {}", describeFlags(options));
+
+  auto config = checkedRestConfig(options);
+  if (!config) return fatal("error setting up webhook's config: " + config.error().message);
+  spdlog::info("API server {} (the validators need no requests to it)", config.value().server);
+
+  auto server = serve(options);
+  if (!server) return fatal("unable to run the webhook server: " + server.error().message);
+  waitForStopSignal(stop_signals);
+  server.value()->stop();
+  spdlog::info("Webhook server stopped");
+  return 0;
+}
+
+}  // namespace kf::webhook

@@ -1,0 +1,43 @@
+// KubeFed's YAML writer's key order (go-yaml v2), which `kubefedctl enable -o yaml` reproduces.
+
+#include "federation/crdgen/go_yaml_order.h"
+
+#include <gtest/gtest.h>
+
+namespace kf {
+namespace {
+
+TEST(GoYamlOrderTest, SortsLettersByByteAndUppercaseFirst) {
+  EXPECT_TRUE(goYamlKeyLess("apiVersion", "kind"));
+  EXPECT_TRUE(goYamlKeyLess("clusterName", "clusterOverrides"));
+  EXPECT_TRUE(goYamlKeyLess("Zebra", "apple"));
+  EXPECT_TRUE(goYamlKeyLess("name", "names"));
+  EXPECT_FALSE(goYamlKeyLess("kind", "kind"));
+}
+
+TEST(GoYamlOrderTest, PutsANonLetterBeforeALetterUnlessItFollowsADigit) {
+  EXPECT_TRUE(goYamlKeyLess("a_b", "aB"));  // byte order would put "aB" first
+  EXPECT_TRUE(goYamlKeyLess("a~", "az"));
+  EXPECT_TRUE(goYamlKeyLess("x-kubernetes-a", "xa"));
+  EXPECT_TRUE(goYamlKeyLess("v1a", "v1_"));  // after a digit the letter comes first
+}
+
+TEST(GoYamlOrderTest, ComparesDigitRunsAsNumbers) {
+  EXPECT_TRUE(goYamlKeyLess("port9", "port10"));
+  EXPECT_FALSE(goYamlKeyLess("port10", "port9"));
+  EXPECT_TRUE(goYamlKeyLess("v1alpha1", "v1beta1"));
+  EXPECT_TRUE(goYamlKeyLess("a1b", "a01"));  // equal numbers: the shorter run first
+  EXPECT_TRUE(goYamlKeyLess("10", "9a") == false);
+}
+
+TEST(GoYamlOrderTest, SortsEveryObjectAndKeepsArrays) {
+  const auto sorted = sortedLikeGoYaml(nlohmann::ordered_json::parse(
+      R"({"spec": {"targetType": {"version": "v1", "kind": "Job"}, "propagation": "Enabled"},
+          "kind": "FederatedTypeConfig", "list": [{"b": 1, "a": 2}, 3]})"));
+  EXPECT_EQ(sorted.dump(),
+            R"({"kind":"FederatedTypeConfig","list":[{"a":2,"b":1},3],)"
+            R"("spec":{"propagation":"Enabled","targetType":{"kind":"Job","version":"v1"}}})");
+}
+
+}  // namespace
+}  // namespace kf

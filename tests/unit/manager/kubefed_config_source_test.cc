@@ -1,0 +1,109 @@
+// Where the controller manager's KubeFedConfig comes from, and that it is validated as KubeFed
+// validates it: as stored, before any defaulting, so a partial one is fatal.
+
+#include "cmd/controller-manager/kubefed_config_source.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tests/support/fake_clock.h"
+#include "tests/unit/client/fake_transport.h"
+
+namespace kf::manager {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+// KubeFed's defaults, written out as its webhook stores them.
+constexpr const char* kCompleteSpec = R"({
+  "scope": "Cluster",
+  "controllerDuration": {"availableDelay": "20s", "unavailableDelay": "60s"},
+  "leaderElect": {"leaseDuration": "15s", "renewDeadline": "10s", "retryPeriod": "5s",
+                  "resourceLock": "configmaps"},
+  "featureGates": [{"name": "PushReconciler", "configuration": "Enabled"}],
+  "clusterHealthCheck": {"period": "10s", "failureThreshold": 3, "successThreshold": 1,
+                         "timeout": "3s"},
+  "syncController": {"maxConcurrentReconciles": 1, "adoptResources": "Enabled"},
+  "statusController": {"maxConcurrentReconciles": 1}})";
+
+Json configObject(const Json& spec) {
+  return {{"apiVersion", "core.kubefed.io/v1beta1"},
+          {"kind", "KubeFedConfig"},
+          {"metadata", {{"name", "kubefed"}, {"namespace", "kube-federation-system"}}},
+          {"spec", spec}};
+}
+
+class KubeFedConfigSourceTest : public ::testing::Test {
+ protected:
+  KubeFedConfigSourceTest() {
+    RestConfig config;
+    config.server = "https://127.0.0.1:6443";
+    config.qps = 0;
+    auto transport = std::make_unique<test::FakeTransport>();
+    transport_ = transport.get();
+    host_ = std::make_unique<RestClient>(config, std::move(transport), clock_);
+  }
+
+  // The controller manager reading the object `kubefed` from the API, which holds `spec`.
+  Result<core::KubeFedConfig> fromApi(const Json& spec) {
+    transport_->enqueue(test::response(200, configObject(spec).dump()));
+    return obtainKubeFedConfig(*host_, Options{}, "kube-federation-system");
+  }
+
+  test::FakeClock clock_;
+  test::FakeTransport* transport_ = nullptr;
+  std::unique_ptr<RestClient> host_;
+};
+
+TEST_F(KubeFedConfigSourceTest, UsesACompleteConfigAsItIs) {
+  auto config = fromApi(Json::parse(kCompleteSpec));
+  ASSERT_TRUE(config) << config.error().message;
+  ASSERT_TRUE(config.value().spec.feature_gates.has_value());
+  // Not defaulted: the gates it does not list stay unlisted (their defaults apply).
+  EXPECT_EQ(config.value().spec.feature_gates->size(), 1u);
+}
+
+TEST_F(KubeFedConfigSourceTest, APartialConfigIsFatalInKubeFedsWords) {
+  auto config = fromApi({{"scope", "Cluster"}, {"controllerDuration", {{"availableDelay", "1s"}}}});
+  ASSERT_FALSE(config);
+  EXPECT_EQ(config.error().reason, Reason::kInvalid);
+  const std::string& message = config.error().message;
+  EXPECT_THAT(message, StartsWith("invalid KubeFedConfig \"kube-federation-system/kubefed\": ["
+                                  "spec.controllerDuration.unavailableDelay: Required value "));
+  EXPECT_THAT(message, HasSubstr(" spec.leaderElect: Required value"));
+  EXPECT_THAT(message, HasSubstr(" spec.statusController: Required value]"));
+}
+
+TEST_F(KubeFedConfigSourceTest, ASingleErrorIsStillPrintedAsAList) {
+  Json spec = Json::parse(kCompleteSpec);
+  spec["leaderElect"].erase("resourceLock");
+  auto config = fromApi(spec);
+  ASSERT_FALSE(config);
+  EXPECT_EQ(config.error().message,
+            "invalid KubeFedConfig \"kube-federation-system/kubefed\": "
+            "[spec.leaderElect.resourceLock: Required value]");
+}
+
+TEST_F(KubeFedConfigSourceTest, APartialConfigFileIsFatalToo) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("kubefed-config-source-" + std::to_string(::getpid()) + ".yaml");
+  std::ofstream(path) << "apiVersion: core.kubefed.io/v1beta1\nkind: KubeFedConfig\n"
+                         "metadata: {name: kubefed}\nspec: {scope: Namespaced}\n";
+  Options options;
+  options.kubefed_config = path.string();
+  auto config = obtainKubeFedConfig(*host_, options, "kf");
+  std::filesystem::remove(path);
+  ASSERT_FALSE(config);
+  EXPECT_THAT(config.error().message,
+              StartsWith("invalid KubeFedConfig \"kf/kubefed\": [spec.controllerDuration: "
+                         "Required value"));
+  EXPECT_TRUE(transport_->requests().empty());
+}
+
+}  // namespace
+}  // namespace kf::manager
