@@ -77,6 +77,12 @@ background_build() { # background_build PRESET
 run_tests() {
   local status=0
   ctest --preset "$1" --timeout 900 -j "$CTEST_JOBS" 2>&1 | tee "$LOG_DIR/$1.ctest.log" || status=$?
+  # CTest counts a skipped test as passed, and GoogleTest reports the tests of a suite whose
+  # SetUpTestSuite failed as skipped: no test may be skipped here.
+  if grep -E '^[[:space:]]*[0-9]+ - .*\((Skipped|Disabled|Not Run)\)' "$LOG_DIR/$1.ctest.log" >&2; then
+    echo "=== preset $1: the tests above did not run" >&2
+    status=1
+  fi
   return "$status"
 }
 
