@@ -14,7 +14,7 @@
 #include "federation/runtime/clock.h"
 #include "sync/cluster_executors.h"
 #include "sync/host_informers.h"
-#include "sync/member_informers.h"
+#include "federation/controller/member_informers.h"
 #include "sync/member_operations.h"
 #include "sync/version_manager.h"
 
