@@ -105,7 +105,9 @@ INSTANTIATE_TEST_SUITE_P(
                    StatusObjectWrite::kUpdate},
         UpdateCase{"AbsentBecomesEmpty", "", "[]", StatusObjectWrite::kUpdate},
         UpdateCase{"EmptyStaysEmpty", "[]", "[]", StatusObjectWrite::kNone}),
-    [](const ::testing::TestParamInfo<UpdateCase>& info) { return std::string(info.param.name); });
+    [](const ::testing::TestParamInfo<UpdateCase>& param_info) {
+      return std::string(param_info.param.name);
+    });
 
 }  // namespace
 }  // namespace kf::status

@@ -109,7 +109,9 @@ INSTANTIATE_TEST_SUITE_P(
                         "conditions": [{"type": "Failed", "status": "True"}]}})",
                     R"({"completions": 1, "active": 0, "succeeded": 0, "failed": 6})", false,
                     "failed"}),
-    [](const ::testing::TestParamInfo<ObserveCase>& info) { return std::string(info.param.name); });
+    [](const ::testing::TestParamInfo<ObserveCase>& param_info) {
+      return std::string(param_info.param.name);
+    });
 
 ObjectPtr rolledOutDeployment(std::int64_t replicas) {
   Json object = withGeneration(R"({"metadata": {}, "status": {"observedGeneration": 2}})");
