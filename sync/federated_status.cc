@@ -16,14 +16,17 @@ namespace {
 
 constexpr std::string_view kPropagationCondition = "Propagation";
 
-// The parts of a federated object's status KubeFed reads back (its GenericFederatedStatus);
-// anything else in the status is dropped when it is written again.
+// The parts of a federated object's status KubeFed reads back (its GenericFederatedStatus).
+// KubeFed drops anything else when it writes the status again; we keep it (`extra`), so that
+// what other writers add (the workload status, a condition's message) survives a propagation
+// status write.
 struct StoredCondition {
   std::string type;
   std::string status;
   std::string last_update_time;
   std::string last_transition_time;
   std::string reason;
+  Json extra = Json::object();
 };
 
 struct StoredCluster {
@@ -36,7 +39,14 @@ struct StoredStatus {
   std::int64_t observed_generation = 0;
   std::vector<StoredCondition> conditions;
   std::vector<StoredCluster> clusters;
+  Json extra = Json::object();
 };
+
+// `extra` without the keys the typed fields own (a zero value is left unconsumed by the reader).
+Json withoutKeys(Json extra, std::initializer_list<const char*> keys) {
+  for (const char* key : keys) extra.erase(key);
+  return extra;
+}
 
 Result<StoredCondition> readCondition(const Json& json, const meta::FieldPath& path) {
   KF_TRY(reader, meta::ObjectReader::open(json, path));
@@ -51,6 +61,8 @@ Result<StoredCondition> readCondition(const Json& json, const meta::FieldPath& p
   out.last_update_time = std::move(last_update);
   out.last_transition_time = std::move(last_transition);
   out.reason = std::move(reason);
+  out.extra = withoutKeys(reader.rest(),
+                          {"type", "status", "lastUpdateTime", "lastTransitionTime", "reason"});
   return out;
 }
 
@@ -81,6 +93,7 @@ Result<StoredStatus> readStatusFields(const Json& status) {
     KF_TRY(list, meta::readArray<StoredCluster>(*clusters, reader.path("clusters"), readCluster));
     out.clusters = std::move(list);
   }
+  out.extra = withoutKeys(reader.rest(), {"observedGeneration", "conditions", "clusters"});
   return out;
 }
 
@@ -161,7 +174,7 @@ bool setPropagationCondition(std::vector<StoredCondition>& conditions, Aggregate
                          [](const StoredCondition& c) { return c.type == kPropagationCondition; });
   const bool created = it == conditions.end();
   if (created) {
-    conditions.push_back(StoredCondition{std::string(kPropagationCondition), "", "", "", ""});
+    conditions.push_back(StoredCondition{std::string(kPropagationCondition), "", "", "", "", {}});
     it = std::prev(conditions.end());
   }
   const bool transition = created || it->status != status || it->reason != reason_name;
@@ -180,12 +193,14 @@ void putIfNotEmpty(Json& out, const char* key, const std::string& value) {
 }
 
 Json toJson(const StoredStatus& status) {
-  Json out = Json::object();
+  Json out = status.extra.is_object() ? status.extra : Json::object();
   if (status.observed_generation != 0) out["observedGeneration"] = status.observed_generation;
   if (!status.conditions.empty()) {
     Json conditions = Json::array();
     for (const auto& condition : status.conditions) {
-      Json entry = {{"type", condition.type}, {"status", condition.status}};
+      Json entry = condition.extra.is_object() ? condition.extra : Json::object();
+      entry["type"] = condition.type;
+      entry["status"] = condition.status;
       putIfNotEmpty(entry, "lastUpdateTime", condition.last_update_time);
       putIfNotEmpty(entry, "lastTransitionTime", condition.last_transition_time);
       putIfNotEmpty(entry, "reason", condition.reason);

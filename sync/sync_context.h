@@ -10,11 +10,11 @@
 #include "apis/core/federated_type_config.h"
 #include "federation/client/rest_client.h"
 #include "federation/cluster/cluster_registry.h"
+#include "federation/controller/member_informers.h"
 #include "federation/events/event_recorder.h"
 #include "federation/runtime/clock.h"
 #include "sync/cluster_executors.h"
 #include "sync/host_informers.h"
-#include "sync/member_informers.h"
 #include "sync/member_operations.h"
 #include "sync/version_manager.h"
 

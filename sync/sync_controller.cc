@@ -8,10 +8,11 @@
 #include <utility>
 
 #include "federation/controller/builder.h"
+#include "federation/controller/controller.h"
+#include "federation/controller/member_informers.h"
 #include "federation/runtime/thread_annotations.h"
 #include "sync/cluster_executors.h"
 #include "sync/host_informers.h"
-#include "sync/member_informers.h"
 #include "sync/sync_context.h"
 #include "sync/sync_reconciler.h"
 #include "sync/version_manager.h"

@@ -87,14 +87,20 @@ ReconcileResult FtcReconciler::carryOut(const FtcPlan& plan, const FtcObservatio
   }
   if (plan.enqueue_namespaced_ftcs) enqueueNamespacedFtcs(subject.name);
   KF_TRYV(applyStartOrRestart(plan.sync, TypeControllerKind::kSync, observed, subject));
-  KF_TRYV(applyStartOrRestart(plan.status, TypeControllerKind::kStatus, observed, subject));
+  const Status status_started =
+      applyStartOrRestart(plan.status, TypeControllerKind::kStatus, observed, subject);
   if (!plan.retry_error.empty()) {
     event(subject, EventType::kWarning, kReasonStartFailed, plan.retry_error);
     return makeError(Reason::kNotFound, plan.retry_error);
   }
   if (plan.status_update) {
-    KF_TRYV(writeStatus(*plan.status_update, subject));
+    core::FederatedTypeConfigStatus status = *plan.status_update;
+    // A status controller that did not start must not hide what does run (the sync controller,
+    // which `kubefedctl disable` waits on): the status says so, and the start is retried.
+    if (!status_started) status.status_controller = std::string(core::kControllerNotRunning);
+    KF_TRYV(writeStatus(status, subject));
   }
+  if (!status_started) return status_started.error();
   return ReconcileStatus::kOk;
 }
 

@@ -1,8 +1,8 @@
 #pragma once
 // The TypeControllerFactory the controller manager gives the FederatedTypeConfig controller: a
-// sync controller per FTC over the shared cluster registry and informers. The legacy
-// FederatedServiceStatus controller is a later milestone: asking for it fails with a clear error,
-// which the FTC controller reports and retries.
+// sync controller per FTC, and the legacy status controller (FederatedServiceStatus) where the
+// FTC asks for one, over the shared cluster registry and informers. A sync controller of a
+// workload type (core::workloadKindOf) runs with a workload status controller beside it.
 
 #include <memory>
 
@@ -13,6 +13,8 @@
 #include "federation/events/event_recorders.h"
 #include "federation/informer/informer_manager.h"
 #include "federation/runtime/clock.h"
+#include "status/status_deps.h"
+#include "status/workload_status_controller.h"
 
 namespace kf {
 
@@ -35,6 +37,11 @@ class SyncTypeControllers final : public TypeControllerFactory {
       const core::FederatedTypeConfig& ftc) override;
 
  private:
+  // Null when the type has no workload status or it cannot start (logged).
+  std::unique_ptr<status::WorkloadStatusController> startWorkloadStatus(
+      const core::FederatedTypeConfig& ftc);
+  status::StatusControllerDeps statusDeps() const;
+
   Deps deps_;
 };
 

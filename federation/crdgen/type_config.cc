@@ -57,20 +57,76 @@ OrderedJson overridesSchema() {
       object({{"clusterName", typed("string")}, {"clusterOverrides", arrayOf(cluster_override)}}));
 }
 
-OrderedJson statusSchema() {
-  OrderedJson condition = object({{"lastTransitionTime", typedWithFormat("string", "date-time")},
-                                  {"lastUpdateTime", typedWithFormat("string", "date-time")},
-                                  {"reason", typed("string")},
-                                  {"status", typed("string")},
-                                  {"type", typed("string")}},
-                                 {"type", "status"});
+OrderedJson integer64() { return typedWithFormat("integer", "int64"); }
+
+// status.workload (beyond KubeFed): totals and one entry per cluster, in the target's shape.
+OrderedJson workloadSchema(core::WorkloadKind kind) {
+  std::map<std::string, OrderedJson> counts;
+  if (core::isJob(kind)) {
+    counts = {{"active", integer64()},
+              {"completions", integer64()},
+              {"failed", integer64()},
+              {"succeeded", integer64()}};
+  } else {
+    counts = {{"availableReplicas", integer64()},
+              {"desiredReplicas", integer64()},
+              {"readyReplicas", integer64()},
+              {"replicas", integer64()},
+              {"updatedReplicas", integer64()}};
+  }
+  std::map<std::string, OrderedJson> cluster = counts;
+  cluster["message"] = typed("string");
+  cluster["name"] = typed("string");
+  cluster["rolledOut"] = typed("boolean");
+  std::map<std::string, OrderedJson> workload = counts;
+  workload["clusters"] = arrayOf(object(cluster, {"name"}));
+  return object(workload);
+}
+
+OrderedJson statusSchema(std::optional<core::WorkloadKind> workload) {
+  std::map<std::string, OrderedJson> condition{
+      {"lastTransitionTime", typedWithFormat("string", "date-time")},
+      {"lastUpdateTime", typedWithFormat("string", "date-time")},
+      {"reason", typed("string")},
+      {"status", typed("string")},
+      {"type", typed("string")}};
+  // The WorkloadReady condition names the lagging clusters in its message.
+  if (workload) condition["message"] = typed("string");
   OrderedJson remote_status{{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}};
   OrderedJson cluster = object(
       {{"name", typed("string")}, {"remoteStatus", remote_status}, {"status", typed("string")}},
       {"name"});
-  return object({{"clusters", arrayOf(cluster)},
-                 {"conditions", arrayOf(condition)},
-                 {"observedGeneration", typedWithFormat("integer", "int64")}});
+  std::map<std::string, OrderedJson> status{
+      {"clusters", arrayOf(cluster)},
+      {"conditions", arrayOf(object(condition, {"type", "status"}))},
+      {"observedGeneration", integer64()}};
+  if (workload) status["workload"] = workloadSchema(*workload);
+  return object(status);
+}
+
+OrderedJson printerColumn(const char* name, const char* type, const std::string& path) {
+  return OrderedJson{{"name", name}, {"type", type}, {"jsonPath", path}};
+}
+
+// What `kubectl get` shows of a workload's federated object: its workload status.
+OrderedJson workloadPrinterColumns(core::WorkloadKind kind) {
+  const std::string condition = R"(.status.conditions[?(@.type=="WorkloadReady")])";
+  OrderedJson columns = OrderedJson::array();
+  if (core::isJob(kind)) {
+    columns.push_back(printerColumn("Completions", "integer", ".status.workload.completions"));
+    columns.push_back(printerColumn("Succeeded", "integer", ".status.workload.succeeded"));
+    columns.push_back(printerColumn("Active", "integer", ".status.workload.active"));
+    columns.push_back(printerColumn("Failed", "integer", ".status.workload.failed"));
+  } else {
+    columns.push_back(printerColumn("Desired", "integer", ".status.workload.desiredReplicas"));
+    columns.push_back(printerColumn("Ready", "integer", ".status.workload.readyReplicas"));
+    columns.push_back(printerColumn("Up-to-date", "integer", ".status.workload.updatedReplicas"));
+    columns.push_back(printerColumn("Available", "integer", ".status.workload.availableReplicas"));
+  }
+  columns.push_back(printerColumn("WorkloadReady", "string", condition + ".status"));
+  columns.push_back(printerColumn("Lagging", "string", condition + ".message"));
+  columns.push_back(printerColumn("Age", "date", ".metadata.creationTimestamp"));
+  return columns;
 }
 
 OrderedJson apiResource(const std::string& group, const std::string& version,
@@ -156,7 +212,8 @@ bool declaresInt32Replicas(const Json& target_schema) {
   return stringField(*replicas, "type") == "integer" && stringField(*replicas, "format") == "int32";
 }
 
-OrderedJson federatedValidationSchema(const std::optional<Json>& target_schema) {
+OrderedJson federatedValidationSchema(const std::optional<Json>& target_schema,
+                                      std::optional<core::WorkloadKind> workload) {
   std::map<std::string, OrderedJson> spec_properties{{"overrides", overridesSchema()},
                                                      {"placement", placementSchema()}};
   if (target_schema) {
@@ -168,7 +225,7 @@ OrderedJson federatedValidationSchema(const std::optional<Json>& target_schema) 
                  {"kind", typed("string")},
                  {"metadata", typed("object")},
                  {"spec", object(spec_properties)},
-                 {"status", statusSchema()}},
+                 {"status", statusSchema(workload)}},
                 {"spec"});
 }
 
@@ -187,8 +244,11 @@ OrderedJson generateFederatedCrd(const ApiResourceInfo& target,
   version["name"] = federated.version;
   version["served"] = true;
   version["storage"] = true;
-  version["schema"] = OrderedJson{{"openAPIV3Schema", federatedValidationSchema(target_schema)}};
+  const auto workload = core::builtInWorkloadKind(target.group, target.kind);
+  version["schema"] =
+      OrderedJson{{"openAPIV3Schema", federatedValidationSchema(target_schema, workload)}};
   version["subresources"] = OrderedJson{{"status", OrderedJson::object()}};
+  if (workload) version["additionalPrinterColumns"] = workloadPrinterColumns(*workload);
 
   OrderedJson spec = OrderedJson::object();
   spec["group"] = federated.group;

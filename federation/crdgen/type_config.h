@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "apis/core/workload_kind.h"
 #include "federation/client/discovery.h"
 #include "federation/client/list_options.h"
 
@@ -59,10 +60,13 @@ OrderedJson generateTypeConfig(const ApiResourceInfo& target, const EnableTypeDi
 bool declaresInt32Replicas(const Json& target_schema);
 
 // The openAPIV3Schema of Federated<Kind>. Without a target schema `template` is not declared
-// (KubeFed behaves the same way; the server then prunes templates).
-OrderedJson federatedValidationSchema(const std::optional<Json>& target_schema);
+// (KubeFed behaves the same way; the server then prunes templates). With a workload kind
+// (beyond KubeFed) the status also declares `workload` and a condition `message`.
+OrderedJson federatedValidationSchema(const std::optional<Json>& target_schema,
+                                      std::optional<core::WorkloadKind> workload = std::nullopt);
 
-// The apiextensions.k8s.io/v1 CRD of Federated<Kind>.
+// The apiextensions.k8s.io/v1 CRD of Federated<Kind>. For the built-in workload types
+// (core::builtInWorkloadKind) it adds the workload status and printer columns showing it.
 OrderedJson generateFederatedCrd(const ApiResourceInfo& target,
                                  const std::optional<Json>& target_schema,
                                  const EnableTypeDirective& directive);

@@ -239,6 +239,48 @@ TEST(FederatedSchemaTest, DeclaresPlacementOverridesAndStatusAsKubefedDoes) {
             true);
 }
 
+// Verifies the built-in workload types (beyond KubeFed, additive) declare status.workload and a
+// condition message, and print their workload status; other types stay exactly KubeFed's.
+TEST(FederatedSchemaTest, WorkloadTypesDeclareAndPrintTheirWorkloadStatus) {
+  ApiResourceInfo deployments;
+  deployments.group = "apps";
+  deployments.version = "v1";
+  deployments.kind = "Deployment";
+  deployments.name = "deployments";
+  deployments.namespaced = true;
+  const Json crd = Json::parse(generateFederatedCrd(deployments, Json::object(), {}).dump());
+  const Json& version = crd["spec"]["versions"][0];
+  const Json& status = version["schema"]["openAPIV3Schema"]["properties"]["status"]["properties"];
+  EXPECT_EQ(status["conditions"]["items"]["properties"]["message"], Json({{"type", "string"}}));
+  const Json& workload = status["workload"]["properties"];
+  EXPECT_EQ(workload["readyReplicas"], Json({{"type", "integer"}, {"format", "int64"}}));
+  EXPECT_EQ(workload["clusters"]["items"]["properties"]["rolledOut"], Json({{"type", "boolean"}}));
+  std::vector<std::string> columns;
+  for (const Json& column : version["additionalPrinterColumns"]) {
+    columns.push_back(column["name"].get<std::string>() + "=" +
+                      column["jsonPath"].get<std::string>());
+  }
+  EXPECT_EQ(columns,
+            (std::vector<std::string>{
+                "Desired=.status.workload.desiredReplicas", "Ready=.status.workload.readyReplicas",
+                "Up-to-date=.status.workload.updatedReplicas",
+                "Available=.status.workload.availableReplicas",
+                R"(WorkloadReady=.status.conditions[?(@.type=="WorkloadReady")].status)",
+                R"(Lagging=.status.conditions[?(@.type=="WorkloadReady")].message)",
+                "Age=.metadata.creationTimestamp"}));
+
+  ApiResourceInfo config_maps;
+  config_maps.version = "v1";
+  config_maps.kind = "ConfigMap";
+  config_maps.name = "configmaps";
+  config_maps.namespaced = true;
+  const Json plain = Json::parse(generateFederatedCrd(config_maps, Json::object(), {}).dump());
+  EXPECT_FALSE(plain["spec"]["versions"][0].contains("additionalPrinterColumns"));
+  EXPECT_FALSE(plain["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["status"]
+                    ["properties"]
+                        .contains("workload"));
+}
+
 TEST(FederatedSchemaTest, OmitsTemplateWithoutATargetSchema) {
   const Json schema = Json::parse(federatedValidationSchema(std::nullopt).dump());
   const Json& spec = schema["properties"]["spec"]["properties"];

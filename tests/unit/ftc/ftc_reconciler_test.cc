@@ -172,6 +172,26 @@ TEST_F(FtcReconcilerTest, FailingStartIsWarningAndRetry) {
   EXPECT_TRUE(running_.isRunning("configmaps", Kind::kSync));
 }
 
+// Verifies that a status controller that fails to start does not hide the running sync
+// controller: the status says propagation Running, status NotRunning, and the start is retried.
+TEST_F(FtcReconcilerTest, FailingStatusStartStillWritesTheStatus) {
+  cache(test::namespacesFtc());
+  cache(test::servicesFtc("Enabled", true));
+  factory_.failStarts("services", Kind::kStatus, makeError(Reason::kUnknown, "no informer"));
+
+  EXPECT_TRUE(failed(reconcile("services")));
+
+  EXPECT_TRUE(running_.isRunning("services", Kind::kSync));
+  EXPECT_FALSE(running_.isRunning("services", Kind::kStatus));
+  ASSERT_EQ(writer_.status_writes.size(), 1U);
+  EXPECT_EQ(writer_.status_writes[0]["status"]["propagationController"], "Running");
+  EXPECT_EQ(writer_.status_writes[0]["status"]["statusController"], "NotRunning");
+
+  factory_.clearFailures();
+  EXPECT_TRUE(succeeded(reconcile("services")));
+  EXPECT_TRUE(running_.isRunning("services", Kind::kStatus));
+}
+
 // Verifies that a namespaced type waits for the namespaces FTC: finalizer added, KubeFed's
 // error reported, nothing started, no status; the namespaces FTC then unblocks it.
 TEST_F(FtcReconcilerTest, NamespacedTypeWaitsForNamespacesFtc) {

@@ -144,6 +144,23 @@ TEST(FederatedStatusTest, NothingNewIsUnchanged) {
       "conditions": [{"type": "Propagation", "status": "True"}]})"));
 }
 
+// Verifies a propagation status write keeps what other writers put in the status (beyond
+// KubeFed, which drops it): the workload status, other conditions and their messages.
+TEST(FederatedStatusTest, KeepsWhatOtherWritersAdded) {
+  Json object = storedObject(2);
+  object["status"]["workload"] = parsed(R"({"replicas": 3})");
+  object["status"]["conditions"].push_back(parsed(R"json({"type": "WorkloadReady",
+      "status": "False", "reason": "NotRolledOut", "message": "member2 (1/3 available)"})json"));
+  PropagationOutcome input;
+  input.clusters = {{"cluster1", outcome(kOk)}};
+  auto update = computeFederatedStatus(object, input, kNow);
+  ASSERT_TRUE(update);
+  EXPECT_TRUE(update.value().changed);  // the generation moved
+  EXPECT_EQ(update.value().status["workload"], parsed(R"({"replicas": 3})"));
+  EXPECT_EQ(update.value().status["conditions"][1]["message"], "member2 (1/3 available)");
+  EXPECT_EQ(update.value().status["observedGeneration"], 2);
+}
+
 // Verifies the spec vector "resources updated -> changed": with an unchanged cluster list only
 // when some remote status was collected; lastUpdateTime moves, lastTransitionTime does not.
 TEST(FederatedStatusTest, ResourcesUpdatedSetsLastUpdateTime) {
@@ -181,11 +198,12 @@ TEST(FederatedStatusTest, FirstStatus) {
 }
 
 // Verifies that an unchanged (status, reason) keeps lastTransitionTime while a cluster change
-// only moves lastUpdateTime; other conditions and their known fields are kept.
+// only moves lastUpdateTime; other conditions are kept whole (KubeFed would drop their message:
+// we keep it, see KeepsWhatOtherWritersAdded).
 TEST(FederatedStatusTest, TransitionTimeOnlyOnTransition) {
   const Json object = parsed(R"({"metadata": {"generation": 1}, "status": {
       "observedGeneration": 1,
-      "conditions": [{"type": "Other", "status": "True", "message": "dropped"},
+      "conditions": [{"type": "Other", "status": "True", "message": "kept"},
                      {"type": "Propagation", "status": "True",
                       "lastUpdateTime": "2020-01-01T00:00:00Z",
                       "lastTransitionTime": "2020-01-01T00:00:00Z"}],
@@ -196,7 +214,7 @@ TEST(FederatedStatusTest, TransitionTimeOnlyOnTransition) {
   ASSERT_TRUE(update);
   EXPECT_TRUE(update.value().changed);
   const Json& conditions = update.value().status["conditions"];
-  EXPECT_EQ(conditions[0], parsed(R"({"type": "Other", "status": "True"})"));
+  EXPECT_EQ(conditions[0], parsed(R"({"type": "Other", "status": "True", "message": "kept"})"));
   EXPECT_EQ(conditions[1]["lastTransitionTime"], "2020-01-01T00:00:00Z");
   EXPECT_EQ(conditions[1]["lastUpdateTime"], kNowText);
   EXPECT_EQ(update.value().status["clusters"], parsed(R"([{"name": "a"}, {"name": "b"}])"));

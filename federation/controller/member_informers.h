@@ -1,8 +1,8 @@
 #pragma once
-// The sync controller's view of the target objects in member clusters (spec §2.2 "federated
+// A per-type controller's view of the target objects in member clusters (spec §2.2 "federated
 // informer", §2.5.1): one shared informer per READY cluster on the target type, limited to
 // kubefed.io/managed=true and to the target namespace. The informers come from the member
-// InformerManager, so the status controller watching the same objects shares them.
+// InformerManager, so the sync and status controllers of one type share them.
 //
 // Leases follow the ClusterRegistry: a cluster that becomes ready gets one, a cluster that stops
 // being ready or goes away loses it, and a cluster whose spec or labels changed gets a fresh
@@ -23,7 +23,7 @@
 #include "federation/runtime/clock.h"
 #include "federation/runtime/thread_annotations.h"
 
-namespace kf::sync {
+namespace kf {
 
 struct MemberInformersOptions {
   GroupVersionResource target;
@@ -90,4 +90,4 @@ class MemberInformers {
   std::jthread thread_;
 };
 
-}  // namespace kf::sync
+}  // namespace kf

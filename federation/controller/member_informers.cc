@@ -1,4 +1,4 @@
-#include "sync/member_informers.h"
+#include "federation/controller/member_informers.h"
 
 #include <spdlog/spdlog.h>
 
@@ -8,7 +8,7 @@
 
 #include "federation/controller/change_trigger.h"
 
-namespace kf::sync {
+namespace kf {
 
 namespace {
 
@@ -217,4 +217,4 @@ Result<ObjectPtr> MemberInformers::cached(const std::string& cluster,
   return it->second->store().get(key);
 }
 
-}  // namespace kf::sync
+}  // namespace kf
