@@ -86,8 +86,9 @@ endfunction()
 # every *_test.cc of the calling folder in one GoogleTest binary, each test registered with
 # CTest. With FIXTURE, the binary gets a set of local clusters of its own
 # (tests/integration/fixture) and its tests run one at a time on them.
+# FIXTURE_ENV and FIXTURE_THEN are kubefed_local_clusters_fixture's ENV and THEN.
 function(kubefed_test)
-  cmake_parse_arguments(ARG "" "NAME;FIXTURE" "DEPS;LABELS" ${ARGN})
+  cmake_parse_arguments(ARG "" "NAME;FIXTURE;FIXTURE_THEN" "DEPS;LABELS;FIXTURE_ENV" ${ARGN})
   file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*_test.cc)
   if(NOT sources)
     return()
@@ -97,7 +98,8 @@ function(kubefed_test)
   kubefed_use_pch(${ARG_NAME} TEST)
   set(properties LABELS "${ARG_LABELS}")
   if(ARG_FIXTURE)
-    kubefed_local_clusters_fixture(${ARG_FIXTURE})
+    kubefed_local_clusters_fixture(${ARG_FIXTURE} ENV ${ARG_FIXTURE_ENV} THEN "${ARG_FIXTURE_THEN}"
+                                   LABELS ${ARG_LABELS})
     kubefed_local_clusters_test_properties(${ARG_FIXTURE} fixture_properties)
     list(APPEND properties ${fixture_properties})
   endif()

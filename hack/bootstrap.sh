@@ -9,6 +9,9 @@ PACKAGES=(
   libboost1.81-dev libssl-dev nlohmann-json3-dev libyaml-cpp-dev libspdlog-dev libfmt-dev
   libgtest-dev libgmock-dev googletest
   etcd-server etcd-client golang-go ccache
+  zsh fish  # the kubefedctl completion tests run the scripts in each shell
+  # the local node (hack/lib/node.sh) and the image (hack/build-image.sh)
+  containerd runc containernetworking-plugins iptables conntrack buildah
 )
 
 missing=()

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Builds the Kubernetes server binaries (kube-apiserver, kube-controller-manager) of one pinned
-# release and helm v3 from the Go module proxy, version-stamped, into a cache outside the repo.
-# A second run finds the cached binaries and returns in well under a second.
+# Builds Kubernetes binaries of one pinned release and helm v3 from the Go module proxy,
+# version-stamped, into a cache outside the repo. A second run finds the cached binaries and
+# returns in well under a second.
 #
-# Usage: hack/build-kube-binaries.sh            # builds what is missing, prints the bin dir
+# Usage: hack/build-kube-binaries.sh [SET]   builds what is missing of SET, prints the bin dir
+#   SET = server (default): kube-apiserver, kube-controller-manager and helm
+#         node:             kubelet, kube-scheduler, kube-proxy (a real node, see local-clusters.sh)
+#         all:              both
 # Env:   KUBEFED_CPP_CACHE (default ~/.cache/kubefed-cpp)
 set -euo pipefail
 
@@ -12,15 +15,16 @@ HELM_VERSION=3.17.4
 CACHE_ROOT=${KUBEFED_CPP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kubefed-cpp}
 KUBE_DIR="$CACHE_ROOT/k8s-$KUBE_VERSION"
 HELM_DIR="$CACHE_ROOT/helm-$HELM_VERSION"
-KUBE_TOOLS=(kube-apiserver kube-controller-manager)
+SERVER_TOOLS=(kube-apiserver kube-controller-manager)
+NODE_TOOLS=(kubelet kube-scheduler kube-proxy)
 
 export GOTOOLCHAIN=local CGO_ENABLED=0
 
 log() { printf '[build-kube-binaries] %s\n' "$*" >&2; }
 
-have_all_kube_tools() {
+missing_kube_tools() { # missing_kube_tools TOOL...: the ones not built yet
   local tool
-  for tool in "${KUBE_TOOLS[@]}"; do [[ -x "$KUBE_DIR/bin/$tool" ]] || return 1; done
+  for tool in "$@"; do [[ -x "$KUBE_DIR/bin/$tool" ]] || printf '%s\n' "$tool"; done
 }
 
 # Kubernetes pins its staging modules at v0.0.0 and maps them with replace directives that only
@@ -49,23 +53,31 @@ version_ldflags() {
   printf '%s' "$flags"
 }
 
-build_kube() {
-  have_all_kube_tools && return 0
-  log "building Kubernetes v$KUBE_VERSION server binaries (first run: 10-25 minutes on 2 cores)"
+build_kube() { # build_kube TOOL...
+  local tools
+  mapfile -t tools < <(missing_kube_tools "$@")
+  ((${#tools[@]} > 0)) || return 0
+  log "building Kubernetes v$KUBE_VERSION: ${tools[*]} (first run: 5-25 minutes on 2 cores)"
   mkdir -p "$KUBE_DIR/src" "$KUBE_DIR/bin"
+  # Two builds may run at once (CI builds the node set in the background): one writes the wrapper
+  # module at a time.
+  exec 9>"$KUBE_DIR/src.lock"
+  flock 9
+  mapfile -t tools < <(missing_kube_tools "$@")
+  ((${#tools[@]} > 0)) || return 0
   write_wrapper_module
   local tool ldflags
   ldflags=$(version_ldflags)
   (
     cd "$KUBE_DIR/src"
     export GOFLAGS=-mod=mod
-    go get $(for tool in "${KUBE_TOOLS[@]}"; do printf 'k8s.io/kubernetes/cmd/%s@v%s ' "$tool" "$KUBE_VERSION"; done)
-    for tool in "${KUBE_TOOLS[@]}"; do
+    go get $(for tool in "${tools[@]}"; do printf 'k8s.io/kubernetes/cmd/%s@v%s ' "$tool" "$KUBE_VERSION"; done)
+    for tool in "${tools[@]}"; do
       go build -trimpath -ldflags "$ldflags" -o "$KUBE_DIR/bin/$tool.tmp" "k8s.io/kubernetes/cmd/$tool"
       mv "$KUBE_DIR/bin/$tool.tmp" "$KUBE_DIR/bin/$tool"
     done
   )
-  "$KUBE_DIR/bin/kube-apiserver" --version >&2
+  "$KUBE_DIR/bin/${tools[0]}" --version >&2
 }
 
 build_helm() {
@@ -76,10 +88,20 @@ build_helm() {
   GOFLAGS= GOBIN="$HELM_DIR/bin" go install -trimpath -ldflags "$ldflags" "helm.sh/helm/v3/cmd/helm@v$HELM_VERSION"
 }
 
-build_kube
-build_helm
+SET=${1:-server}
+case $SET in
+  server) TOOLS=("${SERVER_TOOLS[@]}") ;;
+  node) TOOLS=("${NODE_TOOLS[@]}") ;;
+  all) TOOLS=("${SERVER_TOOLS[@]}" "${NODE_TOOLS[@]}") ;;
+  *)
+    log "unknown set '$SET' (server, node or all)"
+    exit 2
+    ;;
+esac
+build_kube "${TOOLS[@]}"
+[[ $SET == node ]] || build_helm
 # One directory holding every tool, for PATH.
 mkdir -p "$CACHE_ROOT/bin"
-for tool in "${KUBE_TOOLS[@]}"; do ln -sf "$KUBE_DIR/bin/$tool" "$CACHE_ROOT/bin/$tool"; done
-ln -sf "$HELM_DIR/bin/helm" "$CACHE_ROOT/bin/helm"
+for tool in "${TOOLS[@]}"; do ln -sf "$KUBE_DIR/bin/$tool" "$CACHE_ROOT/bin/$tool"; done
+[[ $SET == node ]] || ln -sf "$HELM_DIR/bin/helm" "$CACHE_ROOT/bin/helm"
 echo "$CACHE_ROOT/bin"

@@ -6,10 +6,19 @@
 # (hack/demo/federated-workload.yaml), waits until it is propagated and prints what each member
 # holds.
 #
-# Usage: hack/demo.sh        bring everything up (idempotent) and run the demo
-#        hack/demo.sh down   stop the controller manager and the clusters
+# With --helm it installs KubeFed the way users do instead: local clusters with a real node
+# (KF_WITH_NODE=1), the image built here (hack/build-image.sh) and `helm install kubefed
+# charts/kubefed`; the controller manager then runs as pods on the host's node.
+#
+# Usage: hack/demo.sh [--helm]        bring everything up (idempotent) and run the demo
+#        hack/demo.sh [--helm] down   stop the controller manager and the clusters
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+if [[ ${1:-} == --helm ]]; then
+  shift
+  exec hack/demo/helm.sh "$@"
+fi
 export KF_RUN_DIR=${KF_RUN_DIR:-/dev/shm/kubefed-cpp-demo}
 
 if [[ ${1:-up} == down ]]; then

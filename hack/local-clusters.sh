@@ -2,7 +2,8 @@
 # Brings up real local Kubernetes API servers for the integration tests and the demo: one etcd,
 # a "host" kube-apiserver and N "member" kube-apiservers on 127.0.0.1, each cluster separated
 # from the others by its own --etcd-prefix (/kf-<name>/registry), optionally one
-# kube-controller-manager per cluster. No containers, no kubelet, no pod networking.
+# kube-controller-manager per cluster; with KF_WITH_NODE=1 also a real node (containerd, runc,
+# kubelet, kube-proxy, kube-scheduler, bridge CNI) inside a network namespace of the run's own.
 #
 # Usage: hack/local-clusters.sh up [N]        start etcd, host and member1..memberN (default N=2);
 #                                             the LAST line on stdout is the kubeconfig path,
@@ -16,6 +17,11 @@
 #        hack/local-clusters.sh compact       compact etcd to its current revision; prints it
 #        hack/local-clusters.sh status        what runs, its PIDs and ports
 #        hack/local-clusters.sh env           print the path of the env file
+#        hack/local-clusters.sh exec CMD...   run CMD where the clusters are reachable (inside
+#                                             the run's network namespace when it has a node),
+#                                             KUBECONFIG set; e.g. `exec kubectl get pods -A`
+#        hack/local-clusters.sh load-image ARCHIVE...
+#                                             import OCI archives into every node's containerd
 #
 # `up` when already up: if every recorded process is alive, the apiservers answer /readyz and the
 # run was started with the same N and KF_WITH_KCM, it says so and prints the kubeconfig path again
@@ -37,6 +43,18 @@
 #   KF_RUN_DIR                   run directory (default /dev/shm/kubefed-cpp-clusters): pki/,
 #                                etcd/, <cluster>/ (logs, tokens, keys, apiserver.cmd), pids,
 #                                kubeconfig, env
+#   KF_WITH_NODE=1               also a real node for the host cluster (hack/lib/node.sh says
+#                                how, and how it keeps the network rule): kube-scheduler,
+#                                kube-proxy, kubelet and containerd + runc; implies KF_WITH_KCM=1.
+#                                Everything of the run then lives in one network namespace of
+#                                ours: the API servers listen on KF_NODE_IP (the kubeconfig's
+#                                address) and 127.0.0.1 in there, nothing in the machine's
+#                                namespace; reach them with `exec` or by entering KF_NETNS.
+#                                Needs the node set: hack/build-kube-binaries.sh node.
+#   KF_NODE_MEMBERS=K            with KF_WITH_NODE=1: member1..memberK get a node too (each in
+#                                a network namespace of its own, linked to the main one); 0 by
+#                                default (members then only store objects: no Pods)
+#   KF_NODE_IMAGES               OCI archives (space separated) imported into every node at `up`
 #   KF_WITH_KCM=1                also run one kube-controller-manager per cluster (the
 #                                ServiceAccount admission plugin stays enabled; `up` waits until
 #                                the `default` ServiceAccount exists). Otherwise that plugin is
@@ -58,7 +76,9 @@
 # KF_MEMBER_COUNT, KF_WITH_KCM, KF_KUBECTL, KF_BIN_DIR and per cluster (NAME = HOST, MEMBER1, ...)
 # KF_<NAME>_SERVER, KF_<NAME>_PORT, KF_<NAME>_TOKEN (user kf-admin, group system:masters),
 # KF_<NAME>_USER_TOKEN (user kf-user, no groups: RBAC denies it everything),
-# KF_<NAME>_KUBECONFIG (single-cluster kubeconfig).
+# KF_<NAME>_KUBECONFIG (single-cluster kubeconfig); with a node also KF_WITH_NODE=1, KF_NETNS
+# (the network namespace's path, for setns(2) or `nsenter --net=`), KF_NODE_IP, KF_NODE_CLUSTERS
+# (comma list), KF_<NAME>_NODE (node name), KF_<NAME>_CONTAINERD_SOCKET.
 set -euo pipefail
 set +m # no job control: background children must stay in our process group for setsid
 
@@ -70,8 +90,14 @@ RUN=${RUN%/}
 UP_TIMEOUT=${KF_UP_TIMEOUT:-120}
 STOP_TIMEOUT=${KF_STOP_TIMEOUT:-10}
 MARKER=.kubefed-cpp-local-clusters
+# With a node, every process and check of the run happens inside its network namespace.
+NET_PREFIX=()
+[[ ! -f $RUN/netns ]] || NET_PREFIX=(nsenter "--net=$(<"$RUN/netns")" --)
 
 log() { printf '[local-clusters] %s\n' "$*" >&2; }
+in_net() { "${NET_PREFIX[@]}" "$@"; }
+# shellcheck source=hack/lib/node.sh
+. "$REPO_ROOT/hack/lib/node.sh"
 die() {
   log "error: $*"
   exit 1
@@ -113,7 +139,7 @@ launch() {
   local role=$1 logfile=$2 cmdfile=$3 args pid
   mapfile -t args <"$cmdfile"
   printf '\n==== %s: %s\n' "$(date -u +%FT%TZ)" "${args[*]}" >>"$logfile"
-  (cd / && exec setsid "${args[@]}" </dev/null >>"$logfile" 2>&1) &
+  (cd / && exec setsid "${NET_PREFIX[@]}" "${args[@]}" </dev/null >>"$logfile" 2>&1) &
   pid=$!
   forget "$role"
   printf '%s %s\n' "$role" "$pid" >>"$RUN/pids"
@@ -150,16 +176,22 @@ terminate() {
 # an apiserver's graceful shutdown), then apiservers and anything else, etcd last.
 stop_recorded() {
   [[ -f $RUN/pids ]] || return 0
-  local role pid kcms=() others=() etcds=()
+  local role pid kcms=() others=() etcds=() containerds=()
   while read -r role pid; do
     [[ -n ${pid:-} ]] || continue
     case $role in
-      kcm-*) kcms+=("$pid") ;;
+      kcm-* | kubelet-* | kube-proxy-* | kube-scheduler-*) kcms+=("$pid") ;;
+      containerd-*) containerds+=("$pid") ;;
       etcd) etcds+=("$pid") ;;
       *) others+=("$pid") ;;
     esac
   done <"$RUN/pids"
   ((${#kcms[@]} == 0)) || terminate "${kcms[@]}"
+  if [[ -f $RUN/netns ]]; then
+    node_kill_pods
+    ((${#containerds[@]} == 0)) || terminate "${containerds[@]}"
+    node_kill_pods # shims that outlived their containerd
+  fi
   ((${#others[@]} == 0)) || terminate "${others[@]}"
   ((${#etcds[@]} == 0)) || terminate "${etcds[@]}"
   rm -f "$RUN/pids"
@@ -211,7 +243,7 @@ resolve_etcdctl() {
 # free_ports N: N distinct free loopback ports, preferably below the ephemeral range so that an
 # outgoing connection cannot take a stopped apiserver's port before `start` rebinds it.
 free_ports() {
-  python3 - "$1" <<'EOF'
+  in_net python3 - "$1" <<'EOF'
 import random, socket, sys
 n = int(sys.argv[1])
 try:
@@ -253,7 +285,7 @@ make_pki() {
       -keyout ca.key -out ca.crt 2>/dev/null
     printf '%s\n' "basicConstraints=CA:FALSE" "keyUsage=critical,digitalSignature,keyEncipherment" \
       "extendedKeyUsage=serverAuth" \
-      "subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc" \
+      "subjectAltName=IP:127.0.0.1,${NODE_SANS:-}DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc" \
       >server.ext
     printf '%s\n' "basicConstraints=CA:FALSE" "keyUsage=critical,digitalSignature,keyEncipherment" \
       "extendedKeyUsage=clientAuth" >client.ext
@@ -288,8 +320,8 @@ make_cluster_files() { # make_cluster_files NAME: service-account key pair and s
 
 kubeconfig_entries() { # kubeconfig_entries NAME PORT: clusters/users/contexts YAML items
   local name=$1 port=$2 pki=$RUN/pki
-  printf -- '- name: %s\n  cluster:\n    server: https://127.0.0.1:%s\n    certificate-authority-data: %s\n' \
-    "$name" "$port" "$(b64 "$pki/ca.crt")" >>"$TMP_CLUSTERS"
+  printf -- '- name: %s\n  cluster:\n    server: https://%s\n    certificate-authority-data: %s\n' \
+    "$name" "${SERVER_ADDRESS:-127.0.0.1}:$port" "$(b64 "$pki/ca.crt")" >>"$TMP_CLUSTERS"
   printf -- '- name: %s\n  user:\n    client-certificate-data: %s\n    client-key-data: %s\n' \
     "$name" "$(b64 "$pki/admin.crt")" "$(b64 "$pki/admin.key")" >>"$TMP_USERS"
   printf -- '- name: %s\n  context:\n    cluster: %s\n    user: %s\n' "$name" "$name" "$name" >>"$TMP_CONTEXTS"
@@ -319,7 +351,7 @@ write_apiserver_cmd() { # write_apiserver_cmd NAME PORT
   local name=$1 port=$2 c=$RUN/$1 extra=()
   local args=(
     "$APISERVER"
-    --bind-address=127.0.0.1 --secure-port="$port" --advertise-address=127.0.0.1
+    --secure-port="$port"
     --tls-cert-file="$RUN/pki/apiserver.crt" --tls-private-key-file="$RUN/pki/apiserver.key"
     --client-ca-file="$RUN/pki/ca.crt"
     --requestheader-client-ca-file="$RUN/pki/ca.crt" --requestheader-allowed-names=front-proxy-client
@@ -330,8 +362,7 @@ write_apiserver_cmd() { # write_apiserver_cmd NAME PORT
     --service-account-key-file="$c/sa.pub" --service-account-signing-key-file="$c/sa.key"
     --authorization-mode=RBAC
     --etcd-servers="$ETCD_URL" --etcd-prefix="/kf-$name/registry"
-    --service-cluster-ip-range=10.0.0.0/24
-    --endpoint-reconciler-type=none
+    --service-cluster-ip-range="$NODE_SERVICE_CIDR"
     --allow-privileged=true
     --profiling=false
     # without it, an open watch keeps a SIGTERMed apiserver alive for its --request-timeout (60s)
@@ -339,6 +370,15 @@ write_apiserver_cmd() { # write_apiserver_cmd NAME PORT
     --v=1
   )
   [[ $WITH_KCM == 1 ]] || args+=(--disable-admission-plugins=ServiceAccount)
+  if [[ $WITH_NODE == 1 ]]; then
+    # inside our network namespace: reachable from the pods (the `kubernetes` Service's endpoint
+    # is the node address) and from the node; the API server's client to kubelets is the admin
+    args+=(--bind-address=0.0.0.0 --advertise-address="$NODE_IP" --endpoint-reconciler-type=lease
+      --kubelet-client-certificate="$RUN/pki/admin.crt" --kubelet-client-key="$RUN/pki/admin.key"
+      --kubelet-preferred-address-types=InternalIP)
+  else
+    args+=(--bind-address=127.0.0.1 --advertise-address=127.0.0.1 --endpoint-reconciler-type=none)
+  fi
   [[ -z ${KF_ETCD_COMPACTION_INTERVAL:-} ]] ||
     args+=(--etcd-compaction-interval="$KF_ETCD_COMPACTION_INTERVAL")
   read -ra extra <<<"${KF_APISERVER_EXTRA_ARGS:-}"
@@ -373,7 +413,7 @@ wait_etcd() {
       log_tail "$RUN/etcd/etcd.log" "etcd (exited)"
       return 1
     fi
-    curl -fsS --max-time 2 "$ETCD_URL/health" 2>/dev/null | grep -q '"health":"true"' && return 0
+    in_net curl -fsS --max-time 2 "$ETCD_URL/health" 2>/dev/null | grep -q '"health":"true"' && return 0
     if ((SECONDS >= deadline)); then
       log_tail "$RUN/etcd/etcd.log" "etcd (no /health within deadline)"
       return 1
@@ -394,7 +434,7 @@ wait_apiserver() {
       log_tail "$c/apiserver.log" "kube-apiserver $name (exited)"
       return 1
     fi
-    code=$(curl -sS -o /dev/null -w '%{http_code}' --max-time 3 --cacert "$RUN/pki/ca.crt" \
+    code=$(in_net curl -sS -o /dev/null -w '%{http_code}' --max-time 3 --cacert "$RUN/pki/ca.crt" \
       "https://127.0.0.1:$port/readyz" 2>/dev/null || true)
     [[ $code == 200 ]] && break
     if ((SECONDS >= deadline)); then
@@ -403,7 +443,7 @@ wait_apiserver() {
     fi
     sleep 0.3
   done
-  until "$KUBECTL" --kubeconfig "$c/kubeconfig" --request-timeout=5s get ns default kube-system \
+  until in_net "$KUBECTL" --kubeconfig "$c/kubeconfig" --request-timeout=5s get ns default kube-system \
     >/dev/null 2>"$c/kubectl-wait.err"; do
     if ! alive "$pid" || ((SECONDS >= deadline)); then
       cat "$c/kubectl-wait.err" >&2
@@ -426,10 +466,10 @@ wait_kcm() {
       log_tail "$c/kcm.log" "kube-controller-manager $name (exited)"
       return 1
     fi
-    code=$(curl -ksS -o /dev/null -w '%{http_code}' --max-time 3 "https://127.0.0.1:$port/healthz" \
+    code=$(in_net curl -ksS -o /dev/null -w '%{http_code}' --max-time 3 "https://127.0.0.1:$port/healthz" \
       2>/dev/null || true)
     [[ $code == 200 ]] &&
-      "$KUBECTL" --kubeconfig "$c/kubeconfig" --request-timeout=5s -n default get serviceaccount \
+      in_net "$KUBECTL" --kubeconfig "$c/kubeconfig" --request-timeout=5s -n default get serviceaccount \
         default >/dev/null 2>&1 && return 0
     if ((SECONDS >= deadline)); then
       log_tail "$c/kcm.log" "kube-controller-manager $name (healthz $code / default ServiceAccount)"
@@ -460,9 +500,14 @@ cluster_names() { # cluster_names N
 up_reuse() {
   local n=$1 name
   load_env
-  if [[ $KF_MEMBER_COUNT != "$n" || $KF_WITH_KCM != "$WITH_KCM" ]]; then
-    die "$RUN is already up with $KF_MEMBER_COUNT members, KF_WITH_KCM=$KF_WITH_KCM" \
-      "(asked: $n, $WITH_KCM); run '$0 down' first"
+  local nodes=${KF_NODE_CLUSTERS:-}
+  if [[ $KF_MEMBER_COUNT != "$n" || $KF_WITH_KCM != "$WITH_KCM" || ${KF_WITH_NODE:-0} != "$WITH_NODE" ||
+    $nodes != "$(
+      IFS=,
+      printf '%s' "${NODE_CLUSTERS[*]}"
+    )" ]]; then
+    die "$RUN is already up with $KF_MEMBER_COUNT members, KF_WITH_KCM=$KF_WITH_KCM," \
+      "KF_WITH_NODE=${KF_WITH_NODE:-0} (asked: $n, $WITH_KCM, $WITH_NODE); run '$0 down' first"
   fi
   alive "$(pid_of etcd)" || die "$RUN: etcd is not running; run '$0 down' first"
   for name in ${KF_CLUSTERS//,/ }; do
@@ -470,7 +515,7 @@ up_reuse() {
       die "$RUN is partly up: kube-apiserver $name is not running; '$0 start $name' or '$0 down'"
     [[ $WITH_KCM != 1 ]] || alive "$(pid_of "kcm-$name")" ||
       die "$RUN is partly up: kube-controller-manager $name is not running; run '$0 down' first"
-    curl -fsS -o /dev/null --max-time 3 --cacert "$KF_CA_FILE" \
+    in_net curl -fsS -o /dev/null --max-time 3 --cacert "$KF_CA_FILE" \
       "https://127.0.0.1:$(<"$RUN/$name/port")/readyz" ||
       die "$RUN: kube-apiserver $name is not ready; run '$0 down' first"
   done
@@ -483,6 +528,19 @@ cmd_up() {
   [[ $n =~ ^[0-9]+$ && $n -le 20 ]] || die "up: N must be 0..20, got '$n'"
   WITH_KCM=${KF_WITH_KCM:-0}
   [[ $WITH_KCM == 1 ]] || WITH_KCM=0
+  WITH_NODE=${KF_WITH_NODE:-0}
+  [[ $WITH_NODE == 1 ]] || WITH_NODE=0
+  # the node's Deployments need kube-controller-manager
+  [[ $WITH_NODE == 0 ]] || WITH_KCM=1
+  NODE_MEMBERS=0
+  [[ $WITH_NODE == 0 ]] || NODE_MEMBERS=${KF_NODE_MEMBERS:-0}
+  [[ $NODE_MEMBERS =~ ^[0-9]$ ]] && ((NODE_MEMBERS <= n)) ||
+    die "KF_NODE_MEMBERS must be 0..$n (members with a node), got '$NODE_MEMBERS'"
+  NODE_CLUSTERS=()
+  if [[ $WITH_NODE == 1 ]]; then
+    NODE_CLUSTERS=(host)
+    for ((i = 1; i <= NODE_MEMBERS; i++)); do NODE_CLUSTERS+=("member$i"); done
+  fi
 
   if [[ -d $RUN ]]; then
     if [[ -f $RUN/env ]] && any_recorded_alive; then
@@ -496,19 +554,26 @@ cmd_up() {
     [[ -e $RUN/$MARKER || -z $(ls -A "$RUN") ]] ||
       die "$RUN exists and is not a local-clusters run directory; refusing to use it"
     log "removing stale run directory $RUN (none of its processes runs)"
+    [[ ! -f $RUN/netns ]] || node_cleanup
     rm -rf "$RUN"
   fi
 
   resolve_tools
   [[ $WITH_KCM != 1 || -x $KCM_BIN ]] || die "no kube-controller-manager in $BIN_DIR"
+  [[ $WITH_NODE != 1 ]] || node_resolve_tools
   mapfile -t names < <(cluster_names "$n")
   mkdir -p "$RUN/etcd"
   : >"$RUN/$MARKER"
   # From here on, a failure stops whatever this invocation started (logs stay for inspection).
-  trap 'rc=$?; if ((rc != 0)); then log "up failed; stopping what it started (logs kept in $RUN)"; stop_recorded; rm -f "$RUN/env" "$RUN/kubeconfig"; fi' EXIT
+  trap 'rc=$?; if ((rc != 0)); then log "up failed; stopping what it started (logs kept in $RUN)"; stop_recorded; [[ ! -f $RUN/netns ]] || node_cleanup; rm -f "$RUN/env" "$RUN/kubeconfig" "$RUN/netns"; fi' EXIT
   trap 'exit 130' INT TERM HUP
 
-  log "run directory $RUN; clusters: ${names[*]}; KF_WITH_KCM=$WITH_KCM"
+  log "run directory $RUN; clusters: ${names[*]}; KF_WITH_KCM=$WITH_KCM KF_WITH_NODE=$WITH_NODE"
+  if [[ $WITH_NODE == 1 ]]; then
+    node_netns_create
+    NODE_SANS="IP:$NODE_IP,IP:$NODE_SERVICE_IP,"
+    SERVER_ADDRESS=$NODE_IP
+  fi
   make_pki
   for name in "${names[@]}"; do make_cluster_files "$name"; done
 
@@ -582,6 +647,8 @@ cmd_up() {
     done
   fi
 
+  for name in "${NODE_CLUSTERS[@]}"; do node_up "$name"; done
+
   ports=()
   for name in "${names[@]}"; do ports+=("$name:$(<"$RUN/$name/port")"); done
   write_kubeconfig "$RUN/kubeconfig" host "${ports[@]}"
@@ -596,6 +663,18 @@ cmd_up() {
     )"
     printf 'KF_MEMBER_COUNT=%s\nKF_WITH_KCM=%s\n' "$n" "$WITH_KCM"
     printf 'KF_KUBECTL=%s\nKF_BIN_DIR=%s\n' "$KUBECTL" "$BIN_DIR"
+    printf 'KF_WITH_NODE=%s\n' "$WITH_NODE"
+    if [[ $WITH_NODE == 1 ]]; then
+      printf 'KF_NETNS=%s\nKF_NODE_IP=%s\nKF_NODE_CLUSTERS=%s\n' "$(<"$RUN/netns")" "$NODE_IP" \
+        "$(
+          IFS=,
+          printf '%s' "${NODE_CLUSTERS[*]}"
+        )"
+      for name in "${NODE_CLUSTERS[@]}"; do
+        printf 'KF_%s_NODE=%s\nKF_%s_CONTAINERD_SOCKET=%s\n' "$(upper "$name")" \
+          "$NODE_NAME_PREFIX$name" "$(upper "$name")" "$(node_dir "$name")/containerd.sock"
+      done
+    fi
     for name in "${names[@]}"; do
       local key
       key=$(upper "$name")
@@ -621,6 +700,7 @@ cmd_down() {
   [[ -e $RUN/$MARKER || -f $RUN/pids || -z $(ls -A "$RUN") ]] ||
     die "$RUN is not a local-clusters run directory; refusing to remove it"
   stop_recorded
+  [[ ! -f $RUN/netns ]] || node_cleanup
   rm -rf "$RUN"
   log "down: stopped recorded processes and removed $RUN"
 }
@@ -654,7 +734,7 @@ cmd_start() {
   else
     port=$(<"$RUN/$name/port")
     # SO_REUSEADDR like Go's listener: connections in TIME_WAIT do not block the port
-    python3 -c 'import socket,sys; s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen()' \
+    in_net python3 -c 'import socket,sys; s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen()' \
       "$port" 2>/dev/null || die "port $port of $name is taken by another process"
     launch "apiserver-$name" "$RUN/$name/apiserver.log" "$RUN/$name/apiserver.cmd"
   fi
@@ -667,9 +747,9 @@ cmd_compact() {
   local rev out
   load_env
   resolve_etcdctl
-  rev=$(ETCDCTL_API=3 "$ETCDCTL" --endpoints="$KF_ETCD_ENDPOINT" endpoint status -w json |
+  rev=$(ETCDCTL_API=3 in_net "$ETCDCTL" --endpoints="$KF_ETCD_ENDPOINT" endpoint status -w json |
     python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["Status"]["header"]["revision"])')
-  if ! out=$(ETCDCTL_API=3 "$ETCDCTL" --endpoints="$KF_ETCD_ENDPOINT" compact "$rev" 2>&1); then
+  if ! out=$(ETCDCTL_API=3 in_net "$ETCDCTL" --endpoints="$KF_ETCD_ENDPOINT" compact "$rev" 2>&1); then
     # compacting to an already compacted revision is not an error for our purpose
     grep -q 'required revision has been compacted' <<<"$out" || die "compact failed: $out"
   fi
@@ -696,10 +776,12 @@ cmd_status() {
       apiserver-*)
         name=${role#apiserver-}
         port=https://127.0.0.1:$(<"$RUN/$name/port")
-        if [[ $state == running ]] && curl -fsS -o /dev/null --max-time 2 --cacert "$RUN/pki/ca.crt" \
+        if [[ $state == running ]] && in_net curl -fsS -o /dev/null --max-time 2 --cacert "$RUN/pki/ca.crt" \
           "$port/readyz" 2>/dev/null; then state="running, ready"; fi
         ;;
       kcm-*) port=https://127.0.0.1:$(<"$RUN/${role#kcm-}/kcm-port") ;;
+      containerd-*) port=unix://$(node_dir "${role#containerd-}")/containerd.sock ;;
+      kubelet-* | kube-proxy-* | kube-scheduler-*) port="(node)" ;;
       *) port=unknown ;;
     esac
     printf '%-20s pid %-8s %-16s %s\n' "$role" "$pid" "$state" "$port"
@@ -710,6 +792,27 @@ cmd_status() {
         printf '%-20s %-12s %-16s https://127.0.0.1:%s\n' "apiserver-$name" "" stopped "$(<"$RUN/$name/port")"
     done < <(awk -F= '$1 == "KF_CLUSTERS" {gsub(",", "\n", $2); print $2}' "$RUN/env")
   fi
+}
+
+cmd_exec() {
+  (($# > 0)) || die "usage: $0 exec CMD [ARG...]"
+  load_env
+  [[ $1 != kubectl ]] || set -- "$KF_KUBECTL" "${@:2}"
+  in_net "$@"
+}
+
+cmd_load_image() {
+  local archive name
+  (($# > 0)) || die "usage: $0 load-image ARCHIVE..."
+  load_env
+  [[ ${KF_WITH_NODE:-0} == 1 ]] || die "$RUN has no node (KF_WITH_NODE=1 $0 up)"
+  for archive in "$@"; do
+    [[ -s $archive ]] || die "no OCI archive at '$archive'"
+    for name in ${KF_NODE_CLUSTERS//,/ }; do
+      node_load_image "$name" "$archive"
+      log "imported $archive into the node of $name"
+    done
+  done
 }
 
 main() {
@@ -730,6 +833,8 @@ main() {
       [[ -f $RUN/env ]] || die "nothing is up in $RUN"
       printf '%s\n' "$RUN/env"
       ;;
+    exec) cmd_exec "$@" ;;
+    load-image) cmd_load_image "$@" ;;
     *)
       sed -n '2,/^set -euo/{/^#/p}' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
       [[ $cmd == -h || $cmd == --help || $cmd == help ]] || exit 2

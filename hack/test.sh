@@ -5,7 +5,9 @@
 #
 #   asan  Clang 14, ASan + UBSan, -Werror: unit and integration tests, the libFuzzer smoke runs
 #   tsan  Clang 14, ThreadSanitizer, -Werror: unit, integration and end-to-end tests
-#   dev   GCC 12, -Werror: unit tests (GCC's warnings over every file)
+#   dev   GCC 12, -Werror: unit tests (GCC's warnings over every file) and, once, the node tests:
+#         the Helm chart with the image built from build/dev (the tests' fixture builds and loads
+#         it) on local clusters with a real node
 #
 # While one preset's tests run (they mostly wait on API servers), the next preset builds in the
 # background at the lowest CPU priority. The integration and the end-to-end tests each have
@@ -60,6 +62,18 @@ configure() { cmake --preset "$1" >/dev/null; }
 build() { cmake --build --preset "$1" -j "$(nproc)"; }
 # Background builds log to a file (printed if they fail) and yield the CPU to the tests.
 build_quietly() { nice -n 19 cmake --build --preset "$1" -j "$(nproc)" >"$LOG_DIR/$1.build.log" 2>&1; }
+# The node set of Kubernetes binaries (kubelet, kube-proxy, kube-scheduler) is only needed by the
+# dev preset's node tests: it builds in the background chain, before the dev build.
+build_node_binaries() { nice -n 19 hack/build-kube-binaries.sh node >"$LOG_DIR/node-binaries.log" 2>&1; }
+background_build() { # background_build PRESET
+  if [[ $1 == dev ]]; then
+    timed "node:kubernetes-binaries" build_node_binaries || {
+      tail -n 50 "$LOG_DIR/node-binaries.log" >&2
+      return 1
+    }
+  fi
+  timed "$1:build(background)" build_quietly "$1"
+}
 run_tests() {
   local status=0
   ctest --preset "$1" --timeout 900 -j "$CTEST_JOBS" 2>&1 | tee "$LOG_DIR/$1.ctest.log" || status=$?
@@ -80,6 +94,9 @@ timed checks:format hack/check-style.sh format || failed+=(checks:format)
 for preset in "${presets[@]}"; do timed "$preset:configure" configure "$preset"; done
 
 echo "=== preset ${presets[0]}: build" >&2
+if [[ ${presets[0]} == dev ]]; then
+  timed "node:kubernetes-binaries" hack/build-kube-binaries.sh node >/dev/null || failed+=("dev:build")
+fi
 timed "${presets[0]}:build" build "${presets[0]}" || failed+=("${presets[0]}:build")
 tidy=
 for i in "${!presets[@]}"; do
@@ -87,7 +104,7 @@ for i in "${!presets[@]}"; do
   next=${presets[i + 1]:-}
   background=
   if [[ -n $next ]]; then
-    timed "$next:build(background)" build_quietly "$next" &
+    background_build "$next" &
     background=$!
   fi
   # clang-tidy needs a Clang preset's compile commands and its built precompiled header.

@@ -9,6 +9,7 @@
 #include "sync/delete_options.h"
 #include "sync/dispatcher.h"
 #include "sync/managed_label.h"
+#include "sync/sync_steps.h"
 
 namespace kf::sync {
 
@@ -46,26 +47,22 @@ std::string joined(const std::vector<std::string>& names) {
   return out;
 }
 
-// What the member clusters hold of one object, from the caches.
-struct MemberObjects {
-  std::vector<std::pair<std::string, ObjectPtr>> objects;  // ready clusters that hold one
-  std::vector<std::string> unready;
-  std::vector<std::string> errors;
-};
+SyncObservation observeMembers(const SyncContext& context, const MemberObjectContext& members) {
+  return observeClusters(context, context.clusters.clusters(), members);
+}
 
-MemberObjects cachedMemberObjects(const SyncContext& context, const QualifiedName& target) {
-  MemberObjects out;
-  for (const ClusterSnapshot& cluster : context.clusters.clusters()) {
-    if (!cluster.ready) {
-      out.unready.push_back(cluster.name);
-      continue;
-    }
-    Result<ObjectPtr> cached = context.member_informers.cached(cluster.name, target.key());
-    if (!cached) {
-      out.errors.push_back(cluster.name + ": " + cached.error().describe());
-    } else if (cached.value()) {
-      out.objects.emplace_back(cluster.name, cached.value());
-    }
+std::vector<std::string> unreadyClusters(const SyncObservation& observed) {
+  std::vector<std::string> out;
+  for (const ClusterObservation& cluster : observed.clusters) {
+    if (!cluster.ready) out.push_back(cluster.name);
+  }
+  return out;
+}
+
+std::vector<std::string> cacheErrors(const SyncObservation& observed) {
+  std::vector<std::string> out;
+  for (const ClusterObservation& cluster : observed.clusters) {
+    if (cluster.cache_error) out.push_back(cluster.name + ": " + *cluster.cache_error);
   }
   return out;
 }
@@ -82,21 +79,13 @@ std::vector<std::string> failedClusters(const DispatchOutcome& outcome) {
   return out;
 }
 
-// Unlabels every object in `members` (those being deleted are left alone); "" on success,
-// else what failed.
+// Unlabels every managed object the caches hold (those being deleted are left alone); "" on
+// success, else what failed.
 std::string unlabelAll(const SyncContext& context,
-                       const std::shared_ptr<MemberObjectContext>& member_context,
-                       const MemberObjects& members) {
+                       const std::shared_ptr<MemberObjectContext>& members) {
+  const SyncObservation observed = observeMembers(context, *members);
   Dispatcher dispatcher(context.executors, context.clock, context.operation_timeout);
-  for (const auto& [cluster, object] : members.objects) {
-    if (hasDeletionTimestamp(*object) || !hasManagedLabel(*object)) {
-      continue;
-    }
-    dispatcher.dispatch(cluster, OperationKind::kRemoveManagedLabel,
-                        [member_context](OperationReport& report) {
-                          removeManagedLabelInCluster(member_context, report);
-                        });
-  }
+  dispatchSteps(planRelease(observed), members, DeleteOptions{}, dispatcher);
   const DispatchOutcome outcome = dispatcher.wait();
   if (context.stopping) {
     return "the controller is stopping";
@@ -108,10 +97,11 @@ std::string unlabelAll(const SyncContext& context,
   if (const auto failed = failedClusters(outcome); !failed.empty()) {
     problems.push_back("removing the managed label failed in " + joined(failed));
   }
-  if (!members.unready.empty()) {
-    problems.push_back("the following clusters were not ready: " + joined(members.unready));
+  if (const auto unready = unreadyClusters(observed); !unready.empty()) {
+    problems.push_back("the following clusters were not ready: " + joined(unready));
   }
-  problems.insert(problems.end(), members.errors.begin(), members.errors.end());
+  const std::vector<std::string> errors = cacheErrors(observed);
+  problems.insert(problems.end(), errors.begin(), errors.end());
   return joined(problems);
 }
 
@@ -121,42 +111,22 @@ ReconcileResult deleteFromClusters(SyncContext& context, const Json& federated_o
                                    const ResolvedEventKey& names, const DeleteOptions& options) {
   auto members = memberObjectContext(context, std::make_shared<const Json>(federated_object),
                                      names.target, {});
-  const MemberObjects cached = cachedMemberObjects(context, names.target);
+  const DeletionPlan plan = planDeletion(observeMembers(context, *members));
   Dispatcher dispatcher(context.executors, context.clock, context.operation_timeout);
-  int remaining = 0;
-  for (const auto& [cluster, object] : cached.objects) {
-    const bool host_namespace = members->isHostNamespace(*object);
-    if (host_namespace && hasDeletionTimestamp(*object)) {
-      continue;  // the host is deleting its namespace itself
-    }
-    ++remaining;
-    if (hasDeletionTimestamp(*object)) {
-      continue;
-    }
-    if (host_namespace) {
-      dispatcher.dispatch(
-          cluster, OperationKind::kRemoveManagedLabel,
-          [members](OperationReport& report) { removeManagedLabelInCluster(members, report); });
-    } else {
-      dispatcher.dispatch(cluster, OperationKind::kDelete,
-                          [members, options](OperationReport& report) {
-                            deleteInCluster(members, options, report);
-                          });
-    }
-  }
+  dispatchSteps(plan.steps, members, options, dispatcher);
   const DispatchOutcome outcome = dispatcher.wait();
   if (context.stopping) {
     return makeError(Reason::kCancelled, "the controller is stopping");
   }
   const std::vector<std::string> failed = failedClusters(outcome);
-  if (!cached.unready.empty() || !cached.errors.empty() || outcome.timed_out || !failed.empty()) {
+  if (!plan.unready.empty() || !plan.cache_errors.empty() || outcome.timed_out || !failed.empty()) {
     return makeError(Reason::kUnknown,
                      "deleting " + context.type.target_type.kind + " " + names.target.key() +
-                         " from member clusters is incomplete: unready [" + joined(cached.unready) +
-                         "], errors [" + joined(cached.errors) + "], failed [" + joined(failed) +
-                         "]" + (outcome.timed_out ? ", timed out" : ""));
+                         " from member clusters is incomplete: unready [" + joined(plan.unready) +
+                         "], errors [" + joined(plan.cache_errors) + "], failed [" +
+                         joined(failed) + "]" + (outcome.timed_out ? ", timed out" : ""));
   }
-  return remaining > 0 ? ReconcileStatus::kNeedsRecheck : ReconcileStatus::kOk;
+  return plan.remaining > 0 ? ReconcileStatus::kNeedsRecheck : ReconcileStatus::kOk;
 }
 
 // Step 4: asks every cluster directly (caches may lag) that the object is gone or unlabeled.
@@ -207,8 +177,7 @@ Result<Json> ensureFinalizer(const SyncContext& context, const Json& federated_o
 
 ReconcileResult releaseOrphans(SyncContext& context, const QualifiedName& target) {
   const std::string problems =
-      unlabelAll(context, memberObjectContext(context, nullptr, target, {}),
-                 cachedMemberObjects(context, target));
+      unlabelAll(context, memberObjectContext(context, nullptr, target, {}));
   if (!problems.empty()) {
     return makeError(Reason::kUnknown, "releasing member objects " + context.type.target_type.kind +
                                            " " + target.key() + " is incomplete: " + problems);

@@ -3,7 +3,6 @@
 #include <memory>
 #include <utility>
 
-#include "federation/controller/change_trigger.h"
 #include "federation/informer/store.h"
 
 namespace kf::sync {
@@ -12,54 +11,52 @@ namespace {
 
 const GroupVersionResource kNamespaces{"", "v1", "namespaces", false};
 
-Result<InformerLease> leaseWithTrigger(InformerManager& informers, const InformerKey& key,
-                                       ChangeTrigger::Trigger trigger) {
+Result<InformerLease> lease(InformerManager& informers, const InformerKey& key) {
   Result<InformerLease> lease = informers.acquire(key);
   if (!lease) {
     ApiError error = lease.error();
     error.message = "starting the host informer " + describe(key) + ": " + error.message;
     return error;
   }
-  lease.value().addEventHandler(std::make_shared<ChangeTrigger>(std::move(trigger)));
   return lease;
 }
 
 }  // namespace
 
 Result<std::unique_ptr<HostInformers>> HostInformers::start(const HostInformersOptions& options,
-                                                            InformerManager& informers,
-                                                            KeyCallback enqueue) {
+                                                            InformerManager& informers) {
   std::unique_ptr<HostInformers> self(new HostInformers());
-  self->enqueue_ = std::move(enqueue);
-  HostInformers* raw = self.get();
   const std::string ns = options.federated.namespaced ? options.target_namespace : "";
-
-  // Handlers are added before the other leases exist; they only call enqueue_, which is set.
-  KF_TRY(federated,
-         leaseWithTrigger(informers, {"", options.federated, ns, "", ""},
-                          [raw](const Json& object) { raw->enqueue_(objectKey(object)); }));
+  KF_TRY(federated, lease(informers, {"", options.federated, ns, "", ""}));
   self->federated_ = std::move(federated);
-
   if (options.target_is_namespace) {
-    KF_TRY(namespaces,
-           leaseWithTrigger(informers, {"", kNamespaces, "", "", ""},
-                            [raw](const Json& object) { raw->enqueue_(objectName(object)); }));
+    KF_TRY(namespaces, lease(informers, {"", kNamespaces, "", "", ""}));
     self->namespaces_ = std::move(namespaces);
   }
   if (options.federated_namespace) {
-    KF_TRY(federated_namespaces,
-           leaseWithTrigger(
-               informers, {"", *options.federated_namespace, ns, "", ""},
-               [raw](const Json& object) { raw->enqueueNamespace(objectNamespace(object)); }));
+    KF_TRY(federated_namespaces, lease(informers, {"", *options.federated_namespace, ns, "", ""}));
     self->federated_namespaces_ = std::move(federated_namespaces);
   }
   return self;
 }
 
+void HostInformers::watchAll(Controller& controller) const {
+  controller.watch(federated_.informer(), keyOfObject);
+  if (namespaces_) {
+    controller.watch(namespaces_.informer(), [](const Json& object) {
+      return std::vector<std::string>{objectName(object)};
+    });
+  }
+  if (federated_namespaces_) {
+    controller.watch(federated_namespaces_.informer(), [this](const Json& object) {
+      return federatedKeysIn(objectNamespace(object));
+    });
+  }
+}
+
 HostInformers::~HostInformers() { stop(); }
 
 void HostInformers::stop() {
-  // The FederatedNamespace handler reads the federated informer: release it first.
   federated_namespaces_.release();
   namespaces_.release();
   federated_.release();
@@ -90,17 +87,9 @@ std::vector<std::string> HostInformers::federatedKeys() const {
   return federated_ ? federated_->store().listKeys() : std::vector<std::string>{};
 }
 
-void HostInformers::enqueueNamespace(const std::string& ns) const {
-  if (!federated_) {
-    return;
-  }
+std::vector<std::string> HostInformers::federatedKeysIn(const std::string& ns) const {
   auto keys = federated_->store().indexKeys(kNamespaceIndex, ns);
-  if (!keys) {
-    return;
-  }
-  for (const std::string& key : keys.value()) {
-    enqueue_(key);
-  }
+  return keys ? std::move(keys).value() : std::vector<std::string>{};
 }
 
 }  // namespace kf::sync

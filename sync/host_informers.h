@@ -1,16 +1,18 @@
 #pragma once
 // The sync controller's informers on the host cluster (spec §2.5.1), leased from the host
-// InformerManager so other controllers share them:
-//   * the federated type in the target namespace: a change queues the object's key now;
-//   * for a Namespace target, host Namespaces: a change queues the namespace name now;
-//   * for a namespaced target, FederatedNamespaces: a change queues every federated object of
-//     that namespace now (their placement depends on it).
+// InformerManager so other controllers share them. The controller watches them (see
+// watchAll): a change of
+//   * a federated object of the type (in the target namespace) queues the object's key;
+//   * for a Namespace target, a host Namespace queues the namespace name;
+//   * for a namespaced target, a FederatedNamespace queues every federated object of that
+//     namespace (their placement depends on it).
 
 #include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "federation/controller/controller.h"
 #include "federation/informer/informer_manager.h"
 
 namespace kf::sync {
@@ -25,18 +27,19 @@ struct HostInformersOptions {
 
 class HostInformers {
  public:
-  using KeyCallback = std::function<void(const std::string& key)>;
-
   // Leases the informers; fails when one cannot be started.
   static Result<std::unique_ptr<HostInformers>> start(const HostInformersOptions& options,
-                                                      InformerManager& informers,
-                                                      KeyCallback enqueue);
+                                                      InformerManager& informers);
   // stop().
   ~HostInformers();
   HostInformers(const HostInformers&) = delete;
   HostInformers& operator=(const HostInformers&) = delete;
 
-  // Removes the handlers and releases the leases. Idempotent.
+  // Makes `controller` (not started yet) watch every informer with the rules above; it must stop
+  // before stop() is called.
+  void watchAll(Controller& controller) const;
+
+  // Releases the leases. Idempotent.
   void stop();
 
   bool synced() const;
@@ -51,9 +54,9 @@ class HostInformers {
 
  private:
   HostInformers() = default;
-  void enqueueNamespace(const std::string& ns) const;
+  // Keys of the cached federated objects in namespace `ns`.
+  std::vector<std::string> federatedKeysIn(const std::string& ns) const;
 
-  KeyCallback enqueue_;
   InformerLease federated_;
   InformerLease namespaces_;
   InformerLease federated_namespaces_;

@@ -14,6 +14,7 @@
 #include "sync/dispatcher.h"
 #include "sync/federated_status_writer.h"
 #include "sync/placement.h"
+#include "sync/sync_steps.h"
 
 namespace kf::sync {
 
@@ -75,101 +76,20 @@ std::vector<std::string> unknownPlacedClusters(const Json& federated_object,
   return unknown;
 }
 
-void reportUnknownClusters(const SyncContext& context, const Json& federated_object,
-                           const std::vector<ClusterSnapshot>& clusters, Dispatcher& dispatcher) {
-  for (const std::string& name : unknownPlacedClusters(federated_object, clusters)) {
-    dispatcher.recordStatus(name, PropagationStatus::kClusterNotFound);
-    warn(context, federated_object, "ClusterNotFound",
-         "placement.clusters names \"" + name +
-             "\", which is not a joined KubeFedCluster: nothing is propagated there until a "
-             "cluster of that name is joined (check the name, or run kubefedctl join)");
-  }
-}
-
-enum class ClusterAction { kNothing, kCreate, kUpdate, kDelete, kRemoveLabel, kAwaitRemoval };
-
-// What a ready cluster needs, given whether the object is placed there and what its cache holds.
-ClusterAction decideAction(bool placed, const ObjectPtr& object,
-                           const MemberObjectContext& members) {
-  if (placed) {
-    return object ? ClusterAction::kUpdate : ClusterAction::kCreate;
-  }
-  if (!object) {
-    return ClusterAction::kNothing;
-  }
-  if (hasDeletionTimestamp(*object)) {
-    return ClusterAction::kAwaitRemoval;
-  }
-  // The host cluster's own namespace is never deleted through federation, only released.
-  return members.isHostNamespace(*object) ? ClusterAction::kRemoveLabel : ClusterAction::kDelete;
-}
-
-// Starts the operation `action` calls for; returns whether one was started.
-bool dispatchAction(ClusterAction action, const std::string& cluster, const ObjectPtr& object,
-                    const std::shared_ptr<MemberObjectContext>& members,
-                    const DeleteOptions& delete_options, Dispatcher& dispatcher) {
-  switch (action) {
-    case ClusterAction::kNothing:
-      return false;
-    case ClusterAction::kAwaitRemoval:
-      dispatcher.recordStatus(cluster, PropagationStatus::kWaitingForRemoval,
-                              object->value("status", Json()));
-      return false;
-    case ClusterAction::kCreate:
-      dispatcher.dispatch(cluster, OperationKind::kCreate,
-                          [members](OperationReport& report) { createInCluster(members, report); });
-      return true;
-    case ClusterAction::kUpdate:
-      dispatcher.dispatch(cluster, OperationKind::kUpdate,
-                          [members, object](OperationReport& report) {
-                            updateInCluster(members, *object, report);
-                          });
-      return true;
-    case ClusterAction::kRemoveLabel:
-      dispatcher.dispatch(
-          cluster, OperationKind::kRemoveManagedLabel,
-          [members](OperationReport& report) { removeManagedLabelInCluster(members, report); });
-      return true;
-    case ClusterAction::kDelete:
-      dispatcher.dispatch(cluster, OperationKind::kDelete,
-                          [members, delete_options](OperationReport& report) {
-                            deleteInCluster(members, delete_options, report);
-                          });
-      return true;
-  }
-  return false;
-}
-
-// Decides and dispatches what each cluster needs; returns how many operations were started.
-int dispatchClusterOperations(const SyncContext& context,
-                              const std::shared_ptr<MemberObjectContext>& members,
-                              const std::vector<ClusterSnapshot>& clusters,
-                              const std::set<std::string>& selected,
-                              const DeleteOptions& delete_options, Dispatcher& dispatcher) {
-  int operations = 0;
-  const std::string key = members->target.key();
-  for (const ClusterSnapshot& cluster : clusters) {
-    const bool placed = selected.contains(cluster.name);
-    if (!cluster.ready) {
-      if (placed) {
-        dispatcher.recordStatus(cluster.name, PropagationStatus::kClusterNotReady);
-        recordClusterError(*members, PropagationStatus::kClusterNotReady, "Cluster not ready");
-      }
-      continue;
-    }
-    Result<ObjectPtr> cached = context.member_informers.cached(cluster.name, key);
-    if (!cached) {
-      dispatcher.recordStatus(cluster.name, PropagationStatus::kCachedRetrievalFailed);
-      recordClusterError(*members, PropagationStatus::kCachedRetrievalFailed,
-                         "Failed to retrieve cached cluster object: " + cached.error().describe());
-      continue;
-    }
-    const ClusterAction action = decideAction(placed, cached.value(), *members);
-    if (dispatchAction(action, cluster.name, cached.value(), members, delete_options, dispatcher)) {
-      ++operations;
+// KubeFed records these cluster errors as events; ClusterNotFound is ours (see above).
+void reportStatusSteps(const SyncContext& context, const Json& federated_object,
+                       const MemberObjectContext& members, const std::vector<ClusterStep>& steps) {
+  for (const ClusterStep& step : steps) {
+    if (step.status == PropagationStatus::kClusterNotFound) {
+      warn(context, federated_object, "ClusterNotFound",
+           "placement.clusters names \"" + step.cluster +
+               "\", which is not a joined KubeFedCluster: nothing is propagated there until a "
+               "cluster of that name is joined (check the name, or run kubefedctl join)");
+    } else if (step.status == PropagationStatus::kClusterNotReady ||
+               step.status == PropagationStatus::kCachedRetrievalFailed) {
+      recordClusterError(members, *step.status, step.reason);
     }
   }
-  return operations;
 }
 
 std::string describeTimeout(int operations, Duration timeout) {
@@ -239,10 +159,15 @@ ReconcileResult propagate(SyncContext& context, const Json& federated_object,
                            : ClusterVersions{});
   members->version_error = hashes.error;
 
+  // Observe, decide, act.
+  SyncObservation observed = observeClusters(context, clusters, *members);
+  observed.placement = selected.value();
+  observed.unknown_placed = unknownPlacedClusters(federated_object, clusters);
+  const std::vector<ClusterStep> steps = planPropagation(observed);
+  reportStatusSteps(context, federated_object, *members, steps);
   Dispatcher dispatcher(context.executors, context.clock, context.operation_timeout);
-  reportUnknownClusters(context, federated_object, clusters, dispatcher);
-  const int operations = dispatchClusterOperations(
-      context, members, clusters, selected.value(),
+  const int operations = dispatchSteps(
+      steps, members,
       delete_options && delete_options.value() ? *delete_options.value() : DeleteOptions{},
       dispatcher);
   DispatchOutcome dispatched = dispatcher.wait();

@@ -1,8 +1,9 @@
 #pragma once
-// One propagation pass of a federated object that is not being deleted (spec §2.5.3 step 4):
-// compute its placement, decide per cluster (create / update / delete / unlabel / report), run
-// the operations in parallel within the shared deadline, record the versions written and
-// write the federated status.
+// One propagation pass of a federated object that is not being deleted (spec §2.5.3 step 4), as
+// observe -> decide -> act -> one status write: observe its placement and what each cluster's
+// cache holds, decide per cluster with planPropagation (create / update / delete / unlabel /
+// report), dispatch the operations in parallel within the shared deadline, record the versions
+// written, and write the federated status once.
 
 #include "federation/controller/reconciler.h"
 #include "sync/event_key.h"

@@ -7,7 +7,7 @@
 #include <optional>
 #include <utility>
 
-#include "federation/controller/controller.h"
+#include "federation/controller/builder.h"
 #include "federation/runtime/thread_annotations.h"
 #include "sync/cluster_executors.h"
 #include "sync/host_informers.h"
@@ -75,26 +75,21 @@ struct SyncController::Parts {
   Parts(SyncTypeInfo info, SyncControllerDeps controller_deps)
       : type(std::move(info)),
         deps(std::move(controller_deps)),
-        worker(workerOptions(), std::make_unique<ReconcilerFunc>([this](const std::string& key) {
-                 return reconcile(key);
-               }),
-               deps.clock),
         executors(deps.dispatch.per_cluster_concurrency),
         versions(*deps.host, VersionManagerOptions{.namespaced = type.federated_type.namespaced(),
                                                    .target_namespace = deps.config.target_namespace,
                                                    .target_kind = type.target_type.kind}) {}
 
-  ControllerOptions workerOptions() const {
-    return {.name = lowered(type.federated_type.kind),
-            .concurrency = deps.config.sync_max_concurrent_reconciles,
-            .retry_delay = deps.retry_delay,
-            .cluster_sync_delay = deps.config.cluster_available_delay,
-            .initial_backoff = deps.config.sync_initial_backoff,
-            .max_backoff = deps.config.sync_max_backoff};
-  }
-
-  ReconcileResult reconcile(const std::string& key) {
-    return reconcileKey(*context, key, [this] { return synced(); });
+  // The controller over the leased host informers; the context must be built.
+  ControllerPtr buildController() {
+    ControllerPtr controller =
+        ControllerBuilder(lowered(type.federated_type.kind), deps.clock)
+            .concurrency(deps.config.sync_max_concurrent_reconciles)
+            .delays(deps.retry_delay, deps.config.cluster_available_delay)
+            .backoff(deps.config.sync_initial_backoff, deps.config.sync_max_backoff)
+            .complete(std::make_unique<SyncReconciler>(*context, [this] { return synced(); }));
+    host_informers->watchAll(*controller);
+    return controller;
   }
 
   bool synced() {
@@ -111,7 +106,7 @@ struct SyncController::Parts {
 
   void enqueueAll() {
     for (const std::string& key : host_informers->federatedKeys()) {
-      worker.enqueueAfter(key, deps.small_delay);
+      worker->enqueueAfter(key, deps.small_delay);
     }
   }
 
@@ -168,7 +163,9 @@ struct SyncController::Parts {
     available.reset();
     unavailable.reset();
     executors.stop();  // cancels queued member operations, waits for running ones
-    worker.stop();     // joins the reconciles, which see `stopping` and write nothing more
+    if (worker) {
+      worker->stop();  // joins the reconciles, which see `stopping` and write nothing more
+    }
     member_informers->stop();
     host_informers->stop();
   }
@@ -176,12 +173,12 @@ struct SyncController::Parts {
   const SyncTypeInfo type;
   SyncControllerDeps deps;
   std::atomic<bool> stopping{false};
-  Controller worker;
   ClusterExecutors executors;
   VersionManager versions;
   std::unique_ptr<HostInformers> host_informers;
   std::unique_ptr<MemberInformers> member_informers;
   std::unique_ptr<SyncContext> context;
+  ControllerPtr worker;  // built once the host informers are leased
   std::optional<ListenerId> listener;
   Mutex timers_mu;
   DelayTimer available_timer KF_GUARDED_BY(timers_mu);
@@ -215,9 +212,7 @@ Result<std::unique_ptr<SyncController>> SyncController::start(const core::Federa
   if (type.targetNamespaced()) {
     host_options.federated_namespace = resourceOf(p.deps.federated_namespace_type);
   }
-  KF_TRY(host_informers,
-         HostInformers::start(host_options, p.deps.host_informers,
-                              [&p](const std::string& key) { p.worker.enqueue(key); }));
+  KF_TRY(host_informers, HostInformers::start(host_options, p.deps.host_informers));
   p.host_informers = std::move(host_informers);
 
   p.member_informers = std::make_unique<MemberInformers>(
@@ -225,7 +220,7 @@ Result<std::unique_ptr<SyncController>> SyncController::start(const core::Federa
           .target = type.target_resource,
           .target_namespace = type.targetNamespaced() ? p.deps.config.target_namespace : ""},
       p.deps.member_informers, p.deps.clusters, p.deps.clock,
-      [&p](const std::string& key) { p.worker.enqueueAfter(key, p.deps.retry_delay); });
+      [&p](const std::string& key) { p.worker->enqueueAfter(key, p.deps.retry_delay); });
 
   p.context = std::unique_ptr<SyncContext>(
       new SyncContext{.type = type,
@@ -239,11 +234,12 @@ Result<std::unique_ptr<SyncController>> SyncController::start(const core::Federa
                       .clock = p.deps.clock,
                       .operation_timeout = p.deps.dispatch.operation_timeout,
                       .stopping = p.stopping});
+  p.worker = p.buildController();
 
   p.listener =
       p.deps.clusters.subscribe([&p](const ClusterEvent& event) { p.onClusterEvent(event); });
   p.member_informers->start();
-  KF_TRYV(p.worker.start());
+  KF_TRYV(p.worker->start());
   spdlog::info("Starting sync controller for {}", type.federated_type.kind);
   return std::unique_ptr<SyncController>(new SyncController(std::move(parts)));
 }

@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <string>
+#include <utility>
 
 #include "federation/controller/reconciler.h"
 #include "sync/sync_context.h"
@@ -14,5 +15,19 @@ namespace kf::sync {
 // `synced` tells whether every cache the reconcile reads is complete (§2.5.1 isSynced).
 ReconcileResult reconcileKey(SyncContext& context, const std::string& key,
                              const std::function<bool()>& synced);
+
+// reconcileKey as the controller runtime's Reconciler; `context` must outlive it.
+class SyncReconciler final : public Reconciler {
+ public:
+  SyncReconciler(SyncContext& context, std::function<bool()> synced)
+      : context_(context), synced_(std::move(synced)) {}
+  ReconcileResult reconcile(const std::string& key) override {
+    return reconcileKey(context_, key, synced_);
+  }
+
+ private:
+  SyncContext& context_;
+  std::function<bool()> synced_;
+};
 
 }  // namespace kf::sync

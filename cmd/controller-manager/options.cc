@@ -4,7 +4,9 @@
 #include <sstream>
 
 #include "apis/meta/duration.h"
-#include "cmd/kubefedctl/flags.h"
+#include "cmd/cli/command.h"
+#include "cmd/cli/flags.h"
+#include "cmd/cli/version.h"
 
 namespace kf::manager {
 namespace {
@@ -43,7 +45,7 @@ Result<std::optional<Duration>> parseDuration(const std::string& flag, const std
 struct RawFlags {
   std::string qps = "5";
   std::string burst = "10";
-  std::string verbosity = "0";
+  cli::LogOptions log;
   std::string lease_duration;
   std::string renew_deadline;
   std::string retry_period;
@@ -51,7 +53,7 @@ struct RawFlags {
   std::string sync_max_backoff = "60s";
 };
 
-void declare(kubefedctl::FlagSet& flags, Options& o, RawFlags& raw) {
+void declare(cli::FlagSet& flags, Options& o, RawFlags& raw) {
   flags.addString("kubefed-namespace", 0, &o.kubefed_namespace,
                   "The namespace the KubeFed control plane is deployed in.");
   flags.addString("kubeconfig", 0, &o.kubeconfig,
@@ -83,8 +85,8 @@ void declare(kubefedctl::FlagSet& flags, Options& o, RawFlags& raw) {
                   "each further failure.");
   flags.addString("sync-backoff-max", 0, &raw.sync_max_backoff,
                   "Longest delay between retries of a failing sync reconcile.");
-  flags.addString("v", 'v', &raw.verbosity, "number for the log level verbosity");
   flags.addBool("version", 0, &o.print_version, "Prints the version info of controller manager.");
+  raw.log.addTo(flags);
 }
 
 }  // namespace
@@ -92,7 +94,7 @@ void declare(kubefedctl::FlagSet& flags, Options& o, RawFlags& raw) {
 Result<Options> parseOptions(const std::vector<std::string>& args, const char* default_scope_env) {
   Options o;
   RawFlags raw;
-  kubefedctl::FlagSet flags;
+  cli::FlagSet flags;
   declare(flags, o, raw);
   std::ostringstream warnings;
   if (!flags.parse(args, warnings)) return makeError(Reason::kBadConfig, flags.error());
@@ -104,7 +106,7 @@ Result<Options> parseOptions(const std::vector<std::string>& args, const char* d
   }
   KF_TRY(qps, parseDouble("rest-config-qps", raw.qps));
   KF_TRY(burst, parseInt("rest-config-burst", raw.burst));
-  KF_TRY(verbosity, parseInt("v", raw.verbosity));
+  KF_TRY(logging, cli::logSettings(raw.log));
   KF_TRY(lease, parseDuration("leader-elect-lease-duration", raw.lease_duration));
   KF_TRY(renew, parseDuration("leader-elect-renew-deadline", raw.renew_deadline));
   KF_TRY(retry, parseDuration("leader-elect-retry-period", raw.retry_period));
@@ -119,7 +121,8 @@ Result<Options> parseOptions(const std::vector<std::string>& args, const char* d
   }
   o.rest_config_qps = qps;
   o.rest_config_burst = burst;
-  o.verbosity = verbosity;
+  o.verbosity = logging.verbosity;
+  o.logging = std::move(logging);
   o.leader_elect_lease_duration = lease;
   o.leader_elect_renew_deadline = renew;
   o.leader_elect_retry_period = retry;
@@ -146,12 +149,19 @@ std::string describeFlags(const Options& o) {
 std::string usage() {
   Options o;
   RawFlags raw;
-  kubefedctl::FlagSet flags;
+  cli::FlagSet flags;
+  flags.setCommandName("controller-manager");
   declare(flags, o, raw);
-  return "The KubeFed controller manager runs a bunch of controllers which watch federated "
-         "resources and propagate them to member clusters.\n\nUsage:\n  controller-manager "
-         "[flags]\n\nFlags:\n" +
-         flags.usage();
+  std::ostringstream out;
+  cli::printHelp("controller-manager",
+                 {"", "",
+                  "The KubeFed controller manager runs a bunch of controllers which watch "
+                  "federated resources and propagate them to member clusters.",
+                  ""},
+                 flags, out);
+  return out.str();
 }
+
+std::string versionLine() { return "KubeFed controller-manager version: " + cli::versionInfo(); }
 
 }  // namespace kf::manager

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "apis/meta/api_error.h"
+#include "cmd/cli/logging.h"
 #include "federation/runtime/clock.h"
 
 namespace kf::manager {
@@ -21,6 +22,7 @@ struct Options {
   int rest_config_burst = 10;
   std::string feature_gates;  // "A=true,B=false"; wins over KubeFedConfig's featureGates
   int verbosity = 0;
+  cli::LogSettings logging;  // klog's flags (-v, --logtostderr, --log-file, ...)
   bool print_version = false;
   bool help = false;
 
@@ -47,5 +49,8 @@ std::string describeFlags(const Options& options);
 
 // The --help text.
 std::string usage();
+
+// The line printed first: "KubeFed controller-manager version: version.Info{...}".
+std::string versionLine();
 
 }  // namespace kf::manager

@@ -11,6 +11,8 @@
 #include <stop_token>
 #include <thread>
 
+#include "cmd/cli/command.h"
+#include "cmd/cli/logging.h"
 #include "cmd/controller-manager/kubefed_config_source.h"
 #include "cmd/controller-manager/options.h"
 #include "cmd/controller-manager/servers.h"
@@ -22,36 +24,13 @@
 #include "federation/election/lease_lock.h"
 #include "federation/events/api_event_recorder.h"
 
-#ifndef KF_GIT_VERSION
-#define KF_GIT_VERSION "v0.0.0-master+$Format:%h$"
-#endif
-#ifndef KF_GIT_COMMIT
-#define KF_GIT_COMMIT "$Format:%H$"
-#endif
-
 namespace kf::manager {
 namespace {
 
-constexpr int kExitFatal = 255;
+constexpr int kExitFatal = cli::kExitFailure;
 constexpr int kExitLeadershipLost = 1;
-constexpr int kExitBadFlags = 2;
+constexpr int kExitBadFlags = cli::kExitUsage;
 constexpr const char* kLeaderLockName = "kubefed-controller-manager";
-
-std::string versionLine() {
-  // Shaped like KubeFed's %#v of version.Info.
-  return std::string("KubeFed controller-manager version: version.Info{Version:\"") +
-         KF_GIT_VERSION + "\", GitCommit:\"" + KF_GIT_COMMIT +
-         "\", GitTreeState:\"\", BuildDate:\"1970-01-01T00:00:00Z\", GoVersion:\"\", "
-         "Compiler:\"gcc\", Platform:\"linux\"}";
-}
-
-void configureLogging(int verbosity) {
-  // klog's header: severity, date, time, pid.
-  spdlog::set_pattern("%L%m%d %H:%M:%S.%f %P] %v");
-  spdlog::set_level(verbosity >= 6   ? spdlog::level::trace
-                    : verbosity >= 4 ? spdlog::level::debug
-                                     : spdlog::level::info);
-}
 
 int fatal(const std::string& message) {
   spdlog::critical("Error: {}", message);
@@ -173,9 +152,11 @@ int runWithLeaderElection(const ControlPlaneConfig& config, const std::shared_pt
 
 int runControllerManager(const std::vector<std::string>& args) {
   SignalWaiter signals;  // first, so that every later thread inherits the blocked mask
+  // Until the flags are read, anything logged goes to stderr, as klog's.
+  (void)cli::setUpLogging({});
   auto parsed = parseOptions(args, std::getenv("DEFAULT_KUBEFED_SCOPE"));
   if (!parsed) {
-    std::cerr << "Error: " << parsed.error().message << "\n";
+    std::cerr << "Error: " << parsed.error().message << "\n" << usage();
     return kExitBadFlags;
   }
   const Options options = std::move(parsed).value();
@@ -185,7 +166,10 @@ int runControllerManager(const std::vector<std::string>& args) {
   }
   std::cout << versionLine() << std::endl;
   if (options.print_version) return 0;
-  configureLogging(options.verbosity);
+  if (auto logging = cli::setUpLogging(options.logging); !logging) {
+    std::cerr << "Error: " << logging.error().message << "\n";
+    return kExitBadFlags;
+  }
   if (options.verbosity >= 1) spdlog::info("Flags: {}", describeFlags(options));
 
   ReadinessFlag ready;

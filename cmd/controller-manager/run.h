@@ -7,7 +7,7 @@
 namespace kf::manager {
 
 // Returns the process exit code: 0 after SIGTERM/SIGINT, 1 when leadership was lost, 255 on a
-// fatal startup error (KubeFed's klog.Fatalf), 2 on bad flags.
+// fatal startup error (KubeFed's klog.Fatalf), 1 on bad flags (cobra's).
 int runControllerManager(const std::vector<std::string>& args);
 
 }  // namespace kf::manager

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <thread>
 
+#include "cmd/kubefedctl/completion_sources.h"
 #include "cmd/kubefedctl/host_resources.h"
 #include "federation/client/discovery.h"
 #include "federation/client/resource_client.h"
@@ -170,27 +171,47 @@ Status disable(RestClient& client, const std::string& name, const DisableFlags& 
   return boost::outcome_v2::success();
 }
 
+class DisableCommand : public Command {
+ public:
+  void addFlags(FlagSet& flags) override {
+    options_.addTo(flags);
+    flags_ = &flags;
+  }
+
+  int run(const std::vector<std::string>& args, Streams streams) override {
+    if (args.size() != 1) return fail("NAME is required", streams);
+    if (!options_.delete_crd && flags_->changed("version")) {
+      return fail("--version flag valid only with --delete-crd", streams);
+    }
+    if (!options_.delete_crd && flags_->changed("federated-group")) {
+      return fail("--kubefed-group flag valid only with --delete-crd", streams);
+    }
+    auto client = options_.global.hostClient();
+    if (!client) return fail(client.error().message, streams);
+    if (auto done = disable(*client.value(), args.front(), options_, streams.out); !done) {
+      return fail(done.error().message, streams);
+    }
+    return kExitOk;
+  }
+
+  Completion completeArgument(const std::vector<std::string>& args) override {
+    if (!args.empty()) return {};
+    return {typeConfigNames(options_.global), false};
+  }
+
+  Completion completeFlagValue(const std::string& flag) override {
+    return completeGlobalFlag(options_.global, flag);
+  }
+
+ private:
+  DisableFlags options_;
+  const FlagSet* flags_ = nullptr;  // outlives run(): the command tree owns both
+};
+
 }  // namespace
 
-int runDisable(const std::vector<std::string>& args, Streams streams) {
-  DisableFlags options;
-  FlagSet flags;
-  options.addTo(flags);
-  if (int code = parseOrExit(flags, args, kDisableHelp, streams); code >= 0) return code;
-  if (flags.positional().size() != 1) return fail("NAME is required", streams);
-  if (!options.delete_crd && flags.changed("version")) {
-    return fail("--version flag valid only with --delete-crd", streams);
-  }
-  if (!options.delete_crd && flags.changed("federated-group")) {
-    return fail("--kubefed-group flag valid only with --delete-crd", streams);
-  }
-  auto client = options.global.hostClient();
-  if (!client) return fail(client.error().message, streams);
-  if (auto done = disable(*client.value(), flags.positional().front(), options, streams.out);
-      !done) {
-    return fail(done.error().message, streams);
-  }
-  return 0;
+CommandSpec disableCommand() {
+  return {"disable", kDisableHelp, [] { return std::make_unique<DisableCommand>(); }, {}};
 }
 
 }  // namespace kf::kubefedctl

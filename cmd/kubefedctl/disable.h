@@ -8,6 +8,6 @@
 
 namespace kf::kubefedctl {
 
-int runDisable(const std::vector<std::string>& args, Streams streams);
+CommandSpec disableCommand();
 
 }  // namespace kf::kubefedctl

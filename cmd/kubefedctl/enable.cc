@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "cmd/kubefedctl/completion_sources.h"
 #include "cmd/kubefedctl/create_resources.h"
 #include "federation/client/discovery.h"
 #include "federation/crdgen/lookup.h"
@@ -92,34 +93,59 @@ void writeYaml(const EnableResources& resources, std::ostream& out) {
   out << "---\n" << toYaml(resources.type_config) << "---\n" << toYaml(resources.crd);
 }
 
+class EnableCommand : public Command {
+ public:
+  void addFlags(FlagSet& flags) override { options_.addTo(flags); }
+
+  int run(const std::vector<std::string>& args, Streams streams) override {
+    if (!options_.output.empty() && options_.output != "yaml") {
+      return fail("invalid value for --output: " + options_.output, streams);
+    }
+    auto directive = directiveFrom(options_, args);
+    if (!directive) return fail(directive.error().message, streams);
+
+    auto client = options_.global.hostClient();
+    if (!client) return fail(client.error().message, streams);
+    auto resources = resourcesFor(*client.value(), directive.value());
+    if (!resources) return fail(resources.error().message, streams);
+
+    if (options_.output == "yaml") {
+      writeYaml(resources.value(), streams.out);
+      return kExitOk;
+    }
+    CreateOptions create{options_.global.kubefed_namespace, options_.global.dry_run};
+    if (auto created = createResources(*client.value(), resources.value(), create, streams.out);
+        !created) {
+      return fail(created.error().message, streams);
+    }
+    return kExitOk;
+  }
+
+  Completion completeArgument(const std::vector<std::string>& args) override {
+    if (!args.empty()) return {};
+    return {apiTypeNames(options_.global), false};
+  }
+
+  Completion completeFlagValue(const std::string& flag) override {
+    return completeGlobalFlag(options_.global, flag);
+  }
+
+ private:
+  EnableFlags options_;
+};
+
 }  // namespace
 
-int runEnable(const std::vector<std::string>& args, Streams streams) {
-  EnableFlags options;
-  FlagSet flags;
-  options.addTo(flags);
-  if (int code = parseOrExit(flags, args, kEnableHelp, streams); code >= 0) return code;
-  if (!options.output.empty() && options.output != "yaml") {
-    return fail("invalid value for --output: " + options.output, streams);
-  }
-  auto directive = directiveFrom(options, flags.positional());
-  if (!directive) return fail(directive.error().message, streams);
+Status enableType(RestClient& client, const std::string& name, const std::string& kubefed_namespace,
+                  bool dry_run, std::ostream& out) {
+  EnableTypeDirective directive;
+  directive.target_name = name;
+  KF_TRY(resources, resourcesFor(client, directive));
+  return createResources(client, resources, CreateOptions{kubefed_namespace, dry_run}, out);
+}
 
-  auto client = options.global.hostClient();
-  if (!client) return fail(client.error().message, streams);
-  auto resources = resourcesFor(*client.value(), directive.value());
-  if (!resources) return fail(resources.error().message, streams);
-
-  if (options.output == "yaml") {
-    writeYaml(resources.value(), streams.out);
-    return 0;
-  }
-  CreateOptions create{options.global.kubefed_namespace, options.global.dry_run};
-  if (auto created = createResources(*client.value(), resources.value(), create, streams.out);
-      !created) {
-    return fail(created.error().message, streams);
-  }
-  return 0;
+CommandSpec enableCommand() {
+  return {"enable", kEnableHelp, [] { return std::make_unique<EnableCommand>(); }, {}};
 }
 
 }  // namespace kf::kubefedctl

@@ -2,6 +2,7 @@
 
 #include "apis/core/validation.h"
 #include "apis/meta/name_validation.h"
+#include "cmd/kubefedctl/completion_sources.h"
 #include "cmd/kubefedctl/join_host.h"
 #include "cmd/kubefedctl/join_member.h"
 #include "cmd/kubefedctl/join_names.h"
@@ -126,30 +127,52 @@ Result<Json> joinCluster(RestClient& host, RestClient* member, const JoinRequest
   return cluster;
 }
 
-int runJoin(const std::vector<std::string>& args, Streams streams) {
-  JoinCommandFlags options;
-  FlagSet flags;
-  options.addTo(flags);
-  if (int code = parseOrExit(flags, args, kJoinHelp, streams); code >= 0) return code;
-  auto resolved = resolveJoin(options.common, flags.positional());
-  if (!resolved) return fail(resolved.error().message, streams);
-  auto request = requestFrom(options, resolved.value());
-  if (!request) return fail(request.error().message, streams);
+namespace {
 
-  const Kubeconfig& kubeconfig = resolved.value().kubeconfig;
-  auto host = cliClient(kubeconfig, resolved.value().target.host_context);
-  if (!host) return fail(host.error().message, streams);
-  std::unique_ptr<RestClient> member;
-  if (!request.value().dry_run) {
-    auto client = cliClient(kubeconfig, resolved.value().target.cluster_context);
-    if (!client) return fail(client.error().message, streams);
-    member = std::move(client.value());
+class JoinCommand : public Command {
+ public:
+  void addFlags(FlagSet& flags) override { options_.addTo(flags); }
+
+  int run(const std::vector<std::string>& args, Streams streams) override {
+    auto resolved = resolveJoin(options_.common, args);
+    if (!resolved) return fail(resolved.error().message, streams);
+    auto request = requestFrom(options_, resolved.value());
+    if (!request) return fail(request.error().message, streams);
+
+    const Kubeconfig& kubeconfig = resolved.value().kubeconfig;
+    auto host = cliClient(kubeconfig, resolved.value().target.host_context);
+    if (!host) return fail(host.error().message, streams);
+    std::unique_ptr<RestClient> member;
+    if (!request.value().dry_run) {
+      auto client = cliClient(kubeconfig, resolved.value().target.cluster_context);
+      if (!client) return fail(client.error().message, streams);
+      member = std::move(client.value());
+    }
+    auto cluster =
+        joinCluster(*host.value(), member.get(), request.value(), streams.out, realClock());
+    if (!cluster) return fail(cluster.error().message, streams);
+    if (request.value().dry_run) printYaml(cluster.value(), streams.out);
+    return kExitOk;
   }
-  auto cluster =
-      joinCluster(*host.value(), member.get(), request.value(), streams.out, realClock());
-  if (!cluster) return fail(cluster.error().message, streams);
-  if (request.value().dry_run) printYaml(cluster.value(), streams.out);
-  return 0;
+
+  // Cluster names default to kubeconfig contexts of the same name.
+  Completion completeArgument(const std::vector<std::string>& args) override {
+    if (!args.empty()) return {};
+    return {contextNames(options_.common.global), false};
+  }
+
+  Completion completeFlagValue(const std::string& flag) override {
+    return completeGlobalFlag(options_.common.global, flag);
+  }
+
+ private:
+  JoinCommandFlags options_;
+};
+
+}  // namespace
+
+CommandSpec joinCommand() {
+  return {"join", kJoinHelp, [] { return std::make_unique<JoinCommand>(); }, {}};
 }
 
 }  // namespace kf::kubefedctl

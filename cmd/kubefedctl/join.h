@@ -45,6 +45,6 @@ struct JoinRequest {
 Result<Json> joinCluster(RestClient& host, RestClient* member, const JoinRequest& request,
                          std::ostream& out, Clock& clock);
 
-int runJoin(const std::vector<std::string>& args, Streams streams);
+CommandSpec joinCommand();
 
 }  // namespace kf::kubefedctl

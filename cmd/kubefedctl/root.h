@@ -1,5 +1,5 @@
 #pragma once
-// The root command: picks the subcommand, prints the command list on help or misuse.
+// kubefedctl's command tree, and the entry point main() calls.
 
 #include <string>
 #include <vector>
@@ -7,6 +7,8 @@
 #include "cmd/kubefedctl/command.h"
 
 namespace kf::kubefedctl {
+
+const CommandSpec& kubefedctlCommands();
 
 int runRoot(const std::vector<std::string>& args, Streams streams);
 

@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "cmd/kubefedctl/completion_sources.h"
 #include "cmd/kubefedctl/join_host.h"
 #include "cmd/kubefedctl/join_names.h"
 #include "cmd/kubefedctl/join_options.h"
@@ -178,33 +179,55 @@ Status unjoinCluster(RestClient& host, RestClient* member, const UnjoinRequest& 
   return removeFromHost(host, request, streams);
 }
 
-int runUnjoin(const std::vector<std::string>& args, Streams streams) {
-  UnjoinCommandFlags options;
-  FlagSet flags;
-  options.addTo(flags);
-  if (int code = parseOrExit(flags, args, kUnjoinHelp, streams); code >= 0) return code;
-  auto resolved = resolveJoin(options.common, flags.positional());
-  if (!resolved) return fail(resolved.error().message, streams);
-  const JoinTarget& target = resolved.value().target;
+namespace {
 
-  auto host = cliClient(resolved.value().kubeconfig, target.host_context);
-  if (!host) return fail(host.error().message, streams);
-  std::unique_ptr<RestClient> member;
-  if (auto client = cliClient(resolved.value().kubeconfig, target.cluster_context); client) {
-    member = std::move(client.value());
-  } else if (options.force) {
-    streams.err << "Warning: " << client.error().message
-                << " (continuing without the unjoining cluster: --force)\n";
-  } else {
-    return fail(client.error().message, streams);
+class UnjoinCommand : public Command {
+ public:
+  void addFlags(FlagSet& flags) override { options_.addTo(flags); }
+
+  int run(const std::vector<std::string>& args, Streams streams) override {
+    auto resolved = resolveJoin(options_.common, args);
+    if (!resolved) return fail(resolved.error().message, streams);
+    const JoinTarget& target = resolved.value().target;
+
+    auto host = cliClient(resolved.value().kubeconfig, target.host_context);
+    if (!host) return fail(host.error().message, streams);
+    std::unique_ptr<RestClient> member;
+    if (auto client = cliClient(resolved.value().kubeconfig, target.cluster_context); client) {
+      member = std::move(client.value());
+    } else if (options_.force) {
+      streams.err << "Warning: " << client.error().message
+                  << " (continuing without the unjoining cluster: --force)\n";
+    } else {
+      return fail(client.error().message, streams);
+    }
+    UnjoinRequest request{target.cluster_name, target.host_cluster_name,
+                          options_.common.global.kubefed_namespace, options_.force,
+                          options_.common.global.dry_run};
+    if (auto done = unjoinCluster(*host.value(), member.get(), request, streams); !done) {
+      return fail(done.error().message, streams);
+    }
+    return kExitOk;
   }
-  UnjoinRequest request{target.cluster_name, target.host_cluster_name,
-                        options.common.global.kubefed_namespace, options.force,
-                        options.common.global.dry_run};
-  if (auto done = unjoinCluster(*host.value(), member.get(), request, streams); !done) {
-    return fail(done.error().message, streams);
+
+  // The clusters joined so far.
+  Completion completeArgument(const std::vector<std::string>& args) override {
+    if (!args.empty()) return {};
+    return {kubefedClusterNames(options_.common.global), false};
   }
-  return 0;
+
+  Completion completeFlagValue(const std::string& flag) override {
+    return completeGlobalFlag(options_.common.global, flag);
+  }
+
+ private:
+  UnjoinCommandFlags options_;
+};
+
+}  // namespace
+
+CommandSpec unjoinCommand() {
+  return {"unjoin", kUnjoinHelp, [] { return std::make_unique<UnjoinCommand>(); }, {}};
 }
 
 }  // namespace kf::kubefedctl

@@ -39,6 +39,6 @@ std::vector<ObjectRef> joinedMemberObjects(const std::string& service_account,
 Status unjoinCluster(RestClient& host, RestClient* member, const UnjoinRequest& request,
                      Streams streams);
 
-int runUnjoin(const std::vector<std::string>& args, Streams streams);
+CommandSpec unjoinCommand();
 
 }  // namespace kf::kubefedctl

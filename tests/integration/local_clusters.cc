@@ -41,6 +41,19 @@ std::map<std::string, std::string> readEnvFile(const std::string& path) {
   return values;
 }
 
+std::string kubectlBinary() {
+  const char* preferred = "/usr/lib/google-cloud-sdk/bin/kubectl.1.32";
+  return std::ifstream(preferred).good() ? preferred : "kubectl";
+}
+
+std::string uniqueSuffix() {
+  static std::atomic<int> counter{0};
+  std::random_device random;
+  return std::to_string(random() % 100000) + "-" + std::to_string(++counter);
+}
+
+}  // namespace
+
 std::string runCommand(const std::string& command, int* status) {
   std::string output;
   FILE* pipe = popen((command + " 2>&1").c_str(), "r");
@@ -54,19 +67,6 @@ std::string runCommand(const std::string& command, int* status) {
   *status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   return output;
 }
-
-std::string kubectlBinary() {
-  const char* preferred = "/usr/lib/google-cloud-sdk/bin/kubectl.1.32";
-  return std::ifstream(preferred).good() ? preferred : "kubectl";
-}
-
-std::string uniqueSuffix() {
-  static std::atomic<int> counter{0};
-  std::random_device random;
-  return std::to_string(random() % 100000) + "-" + std::to_string(++counter);
-}
-
-}  // namespace
 
 LocalClusters& LocalClusters::get() {
   static LocalClusters clusters;

@@ -58,6 +58,10 @@ std::string ensureKubeFedCrds();
 // KF_SOURCE_DIR in the environment wins, so a test can be pointed at a modified copy.
 std::string sourceDir();
 
+// Runs a shell command; its stdout and stderr together, its exit code in *status (-1 when it
+// could not run or was killed).
+std::string runCommand(const std::string& command, int* status);
+
 // The whole content of a file ("" when it cannot be read).
 std::string readFile(const std::string& path);
 

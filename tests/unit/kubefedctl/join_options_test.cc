@@ -125,8 +125,8 @@ struct Captured {
 TEST(JoinCommandTest, HelpAndFailuresFollowTheCliConventions) {
   Captured root;
   EXPECT_EQ(root.run({"--help"}), 0);
-  EXPECT_NE(root.out.str().find("  join        Register a cluster"), std::string::npos);
-  EXPECT_NE(root.out.str().find("  unjoin      Remove the registration"), std::string::npos);
+  EXPECT_NE(root.out.str().find("  join               Register a cluster"), std::string::npos);
+  EXPECT_NE(root.out.str().find("  unjoin             Remove the registration"), std::string::npos);
 
   Captured join_help;
   EXPECT_EQ(join_help.run({"join", "--help"}), 0);

@@ -1,10 +1,8 @@
-#include "cmd/kubefedctl/command.h"
+#include "cmd/cli/global_options.h"
 
 #include <cstdlib>
 
-#include "federation/client/kubeconfig.h"
-
-namespace kf::kubefedctl {
+namespace kf::cli {
 namespace {
 
 std::string envOrEmpty(const char* name) {
@@ -40,6 +38,15 @@ Result<std::unique_ptr<RestClient>> GlobalOptions::hostClient() const {
   return cliClient(loaded, host_cluster_context);
 }
 
+Result<std::string> GlobalOptions::contextNamespace() const {
+  KF_TRY(loaded, loadKubeconfig());
+  const std::string context =
+      host_cluster_context.empty() ? loaded.current_context : host_cluster_context;
+  auto found = loaded.contexts.find(context);
+  if (found == loaded.contexts.end() || found->second.namespace_name.empty()) return "default";
+  return found->second.namespace_name;
+}
+
 Result<std::unique_ptr<RestClient>> cliClient(const Kubeconfig& kubeconfig,
                                               const std::string& context) {
   KF_TRY(config, restConfigFor(kubeconfig, context));
@@ -50,30 +57,4 @@ Result<std::unique_ptr<RestClient>> cliClient(const Kubeconfig& kubeconfig,
   return RestClient::create(config, realClock());
 }
 
-void printHelp(const HelpText& help, const FlagSet& flags, std::ostream& out) {
-  out << (help.long_text.empty() ? help.short_text : help.long_text) << "\n\n";
-  out << "Usage:\n  kubefedctl " << help.use << " [flags]\n\n";
-  if (!help.examples.empty()) out << "Examples:\n" << help.examples << "\n\n";
-  out << "Flags:\n" << flags.usage();
-}
-
-int parseOrExit(FlagSet& flags, const std::vector<std::string>& args, const HelpText& help,
-                Streams streams) {
-  if (!flags.parse(args, streams.err)) {
-    streams.err << "Error: " << flags.error() << "\n";
-    printHelp(help, flags, streams.err);
-    return kUsageExitCode;
-  }
-  if (flags.helpRequested()) {
-    printHelp(help, flags, streams.out);
-    return 0;
-  }
-  return -1;
-}
-
-int fail(const std::string& message, Streams streams) {
-  streams.err << "Error: " << message << "\n";
-  return kFailureExitCode;
-}
-
-}  // namespace kf::kubefedctl
+}  // namespace kf::cli

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# hack/demo.sh --helm: the demo with KubeFed installed as users install it. Local clusters with a
+# real node on the host (hack/local-clusters.sh, KF_WITH_NODE=1), the kubefed-cpp image built
+# here and loaded into the node (hack/build-image.sh), `helm install kubefed charts/kubefed`, both
+# members joined with `kubefedctl join`, then the same federated workload as the process demo.
+# Everything runs inside the clusters' network namespace (`hack/local-clusters.sh exec`).
+#
+# Usage: hack/demo.sh --helm [down]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+export KF_RUN_DIR=${KF_RUN_DIR:-/dev/shm/kubefed-cpp-demo-helm}
+NS=kube-federation-system
+
+if [[ ${1:-up} == down ]]; then
+  exec hack/local-clusters.sh down
+fi
+
+hack/bootstrap.sh
+KUBE_BIN_DIR=$(hack/build-kube-binaries.sh all)
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
+export PATH="$KUBE_BIN_DIR:$PATH"
+cmake --preset release >/dev/null
+targets=(controller-manager kubefedctl)
+[[ ! -d cmd/webhook ]] || targets+=(webhook)
+cmake --build --preset release -j "$(nproc)" --target "${targets[@]}"
+
+echo "=== clusters: host with a node, member1, member2"
+KF_WITH_NODE=1 hack/local-clusters.sh up 2 >/dev/null
+echo "=== the image"
+hack/build-image.sh build/release >/dev/null
+in_clusters() { hack/local-clusters.sh exec "$@"; }
+kubectl() { in_clusters kubectl "$@"; }
+
+echo "=== helm install kubefed charts/kubefed -n $NS"
+if ! in_clusters "$KUBE_BIN_DIR/helm" status kubefed -n "$NS" >/dev/null 2>&1; then
+  kubectl create namespace "$NS" >/dev/null 2>&1 || true
+  kubectl label namespace "$NS" "name=$NS" --overwrite >/dev/null
+  in_clusters "$KUBE_BIN_DIR/helm" install kubefed charts/kubefed -n "$NS"
+  if [[ ! -x build/release/cmd/webhook/webhook ]]; then
+    echo "(no webhook binary in this build: removing the chart's webhook configurations, which" \
+      "nothing could answer)"
+    kubectl delete validatingwebhookconfiguration validations.core.kubefed.io
+    kubectl delete mutatingwebhookconfiguration mutation.core.kubefed.io
+  fi
+fi
+kubectl -n "$NS" rollout status deployment/kubefed-controller-manager --timeout=180s
+kubectl -n "$NS" get pods -o wide
+
+echo "=== kubefedctl join member1 member2"
+for member in member1 member2; do
+  kubectl -n "$NS" get kubefedcluster "$member" >/dev/null 2>&1 ||
+    in_clusters build/release/cmd/kubefedctl/kubefedctl join "$member" --cluster-context "$member" \
+      --host-cluster-context host --kubeconfig "$KF_RUN_DIR/kubeconfig"
+done
+kubectl -n "$NS" wait --for condition=Ready --timeout=120s kubefedcluster/member1 kubefedcluster/member2
+
+echo "=== the federated workload (hack/demo/federated-workload.yaml)"
+kubectl get namespace demo >/dev/null 2>&1 || kubectl create namespace demo
+kubectl apply -f hack/demo/federated-workload.yaml
+for object in federatednamespace/demo federatedconfigmap/greeting federateddeployment/web; do
+  kubectl -n demo wait --for condition=Propagation --timeout=120s "$object"
+done
+for member in member1 member2; do
+  echo "=== $member holds:"
+  kubectl --context "$member" -n demo get configmap greeting \
+    -o jsonpath='  configmap/greeting  data.greeting={.data.greeting}{"\n"}'
+  kubectl --context "$member" -n demo get deployment web \
+    -o jsonpath='  deployment/web       spec.replicas={.spec.replicas}{"\n"}'
+done
+echo
+echo "Reach the clusters with: KF_RUN_DIR=$KF_RUN_DIR hack/local-clusters.sh exec kubectl --context host|member1|member2 ..."
+echo "Stop everything with:   hack/demo.sh --helm down"

@@ -1,0 +1,302 @@
+#include "tests/node/control_plane.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <thread>
+
+#include "federation/client/resource_client.h"
+#include "tests/integration/local_clusters.h"
+#include "tests/integration/process.h"
+
+namespace kf::node {
+namespace {
+
+using integration::LocalClusters;
+
+// The clusters of a run with a node live in a network namespace of their own (hack/lib/node.sh);
+// the test process enters it before its first test, while it has only its main thread (setns
+// changes the calling thread; every thread started later inherits it).
+class ClustersNetwork : public ::testing::Environment {
+ public:
+  void SetUp() override {
+    const std::string netns = LocalClusters::get().env("KF_NETNS");
+    ASSERT_FALSE(netns.empty())
+        << "the local clusters have no node: start them with KF_WITH_NODE=1";
+    const int fd = open(netns.c_str(), O_RDONLY | O_CLOEXEC);
+    ASSERT_GE(fd, 0) << "open " << netns << ": " << std::strerror(errno);
+    const int entered = setns(fd, CLONE_NEWNET);
+    const int error = errno;
+    close(fd);
+    ASSERT_EQ(entered, 0) << "setns " << netns << ": " << std::strerror(error);
+  }
+};
+
+[[maybe_unused]] ::testing::Environment* const kClustersNetwork =
+    ::testing::AddGlobalTestEnvironment(new ClustersNetwork);
+
+const std::vector<std::string> kMembers = {"member1", "member2"};
+
+std::string quoted(const std::string& value) { return "'" + value + "'"; }
+
+CommandResult run(const std::string& command) {
+  CommandResult result;
+  result.output = integration::runCommand(command, &result.status);
+  return result;
+}
+
+std::string chartDir() { return integration::sourceDir() + "/charts/kubefed"; }
+
+RestClient& clientOf(const std::string& context) {
+  static std::map<std::string, std::unique_ptr<RestClient>> clients;
+  auto& client = clients[context];
+  if (!client) client = LocalClusters::get().client(context);
+  return *client;
+}
+
+RestClient& host() { return clientOf("host"); }
+
+GroupVersionResource gvr(const std::string& resource) {
+  static const std::map<std::string, GroupVersionResource> known = {
+      {"deployments", {"apps", "v1", "deployments", true}},
+      {"leases", {"coordination.k8s.io", "v1", "leases", true}},
+      {"kubefedconfigs", {"core.kubefed.io", "v1beta1", "kubefedconfigs", true}},
+      {"kubefedclusters", {"core.kubefed.io", "v1beta1", "kubefedclusters", true}},
+      {"federatedtypeconfigs", {"core.kubefed.io", "v1beta1", "federatedtypeconfigs", true}},
+      {"customresourcedefinitions",
+       {"apiextensions.k8s.io", "v1", "customresourcedefinitions", false}},
+      {"clusterroles", {"rbac.authorization.k8s.io", "v1", "clusterroles", false}},
+      {"clusterrolebindings", {"rbac.authorization.k8s.io", "v1", "clusterrolebindings", false}},
+      {"roles", {"rbac.authorization.k8s.io", "v1", "roles", true}},
+      {"rolebindings", {"rbac.authorization.k8s.io", "v1", "rolebindings", true}},
+      {"validatingwebhookconfigurations",
+       {"admissionregistration.k8s.io", "v1", "validatingwebhookconfigurations", false}},
+      {"mutatingwebhookconfigurations",
+       {"admissionregistration.k8s.io", "v1", "mutatingwebhookconfigurations", false}},
+      {"namespaces", {"", "v1", "namespaces", false}},
+      {"federatedconfigmaps", {"types.kubefed.io", "v1beta1", "federatedconfigmaps", true}},
+  };
+  auto found = known.find(resource);
+  return found != known.end() ? found->second : GroupVersionResource{"", "v1", resource, true};
+}
+
+int64_t readyReplicas(const std::string& deployment) {
+  Json object = getObject("host", "deployments", deployment, kNamespace);
+  if (!object.is_object()) return -1;
+  const Json& status = object.value("status", Json::object());
+  // only replicas of the current template count (a rollout is over)
+  if (status.value("updatedReplicas", int64_t{0}) != status.value("replicas", int64_t{0}))
+    return -1;
+  return status.value("readyReplicas", int64_t{0});
+}
+
+bool clusterReady(const std::string& name) {
+  Json cluster = getObject("host", "kubefedclusters", name, kNamespace);
+  if (!cluster.is_object()) return false;
+  for (const Json& condition :
+       cluster.value("status", Json::object()).value("conditions", Json::array())) {
+    if (condition.value("type", "") == "Ready") return condition.value("status", "") == "True";
+  }
+  return false;
+}
+
+void waitForControlPlane() {
+  const int64_t replicas = 2;
+  EXPECT_TRUE(waitFor([&] { return readyReplicas("kubefed-controller-manager") == replicas; },
+                      std::chrono::seconds(120)))
+      << kubectl("host", std::string("-n ") + kNamespace + " get pods -o wide").output;
+  if (webhookBuilt()) {
+    EXPECT_TRUE(waitFor([] { return readyReplicas("kubefed-admission-webhook") == 1; },
+                        std::chrono::seconds(120)))
+        << kubectl("host",
+                   std::string("-n ") + kNamespace + " describe pods -l kubefed-admission-webhook")
+               .output;
+  }
+  EXPECT_TRUE(waitFor([] { return !leaderPod().empty(); }, std::chrono::seconds(60)))
+      << "no controller-manager pod holds the leader-election lock";
+}
+
+// Without a webhook binary the chart's webhook cannot run, and with failurePolicy Fail the API
+// server would then refuse every KubeFed object: the configurations go (see webhookBuilt()).
+void withoutWebhookIfNotBuilt(Scope scope) {
+  if (webhookBuilt()) return;
+  const std::string suffix = scope == Scope::kNamespaced ? std::string("-") + kNamespace : "";
+  kubectl("host", "delete validatingwebhookconfiguration validations.core.kubefed.io" + suffix +
+                      " --ignore-not-found");
+  kubectl("host", "delete mutatingwebhookconfiguration mutation.core.kubefed.io" + suffix +
+                      " --ignore-not-found");
+}
+
+void joinMembers() {
+  for (const std::string& member : kMembers) {
+    if (!getObject("host", "kubefedclusters", member, kNamespace).is_object()) {
+      CommandResult joined =
+          kubefedctl("join " + member + " --cluster-context " + member +
+                     " --host-cluster-context host --kubefed-namespace " + kNamespace);
+      ASSERT_EQ(joined.status, 0) << joined.output;
+    }
+  }
+  for (const std::string& member : kMembers) {
+    EXPECT_TRUE(waitFor([&] { return clusterReady(member); }, std::chrono::seconds(90)))
+        << member
+        << " is not Ready: " << getObject("host", "kubefedclusters", member, kNamespace).dump()
+        << "\n"
+        << controllerLogs();
+  }
+}
+
+std::string installedScope() {
+  if (helm(std::string("status ") + kRelease + " -n " + kNamespace).status != 0) return "";
+  Json config = getObject("host", "kubefedconfigs", "kubefed", kNamespace);
+  return config.is_object() ? config["spec"].value("scope", "Cluster") : "unknown";
+}
+
+}  // namespace
+
+CommandResult helm(const std::string& arguments) {
+  const auto& clusters = LocalClusters::get();
+  return run(quoted(clusters.env("KF_BIN_DIR") + "/helm") + " --kubeconfig " +
+             quoted(clusters.kubeconfigPath()) + " --kube-context host " + arguments);
+}
+
+CommandResult kubectl(const std::string& context, const std::string& arguments) {
+  CommandResult result;
+  result.status = LocalClusters::get().kubectl(context, arguments, &result.output);
+  return result;
+}
+
+CommandResult kubefedctl(const std::string& arguments) {
+  // the subcommand comes first, then its flags
+  return run(quoted(integration::builtBinary("cmd/kubefedctl/kubefedctl")) + " " + arguments +
+             " --kubeconfig " + quoted(LocalClusters::get().kubeconfigPath()));
+}
+
+bool webhookBuilt() {
+  return std::filesystem::exists(integration::builtBinary("cmd/webhook/webhook"));
+}
+
+bool waitFor(const std::function<bool()>& condition, std::chrono::seconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (!condition()) {
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+  return true;
+}
+
+Json getObject(const std::string& context, const std::string& resource, const std::string& name,
+               const std::string& ns) {
+  ResourceClient client(clientOf(context), gvr(resource), ns);
+  auto object = client.get(name);
+  return object ? std::move(object).value() : Json();
+}
+
+bool applyYaml(const std::string& context, const std::string& yaml, std::string* out) {
+  const auto file = std::filesystem::temp_directory_path() /
+                    ("kubefed-node-test-" + std::to_string(getpid()) + ".yaml");
+  { std::ofstream(file) << yaml; }
+  CommandResult result = kubectl(context, "apply -f " + quoted(file.string()));
+  std::filesystem::remove(file);
+  if (out != nullptr) *out = result.output;
+  return result.status == 0;
+}
+
+void ensureInstalled(Scope scope) {
+  const std::string wanted = scope == Scope::kNamespaced ? "Namespaced" : "Cluster";
+  const std::string current = installedScope();
+  if (!current.empty() && current != wanted) uninstall();
+  if (current != wanted) {
+    // Namespaced installs need the label name=<namespace> (the webhooks' namespaceSelector)
+    kubectl("host", std::string("create namespace ") + kNamespace);
+    kubectl("host",
+            std::string("label namespace ") + kNamespace + " name=" + kNamespace + " --overwrite");
+    CommandResult installed =
+        helm(std::string("install ") + kRelease + " " + quoted(chartDir()) + " -n " + kNamespace +
+             (scope == Scope::kNamespaced ? " --set global.scope=Namespaced" : ""));
+    ASSERT_EQ(installed.status, 0) << installed.output;
+    withoutWebhookIfNotBuilt(scope);
+  }
+  waitForControlPlane();
+  joinMembers();
+}
+
+void upgrade(const std::string& set_arguments) {
+  const std::string scope = installedScope();
+  CommandResult upgraded = helm(std::string("upgrade ") + kRelease + " " + quoted(chartDir()) +
+                                " -n " + kNamespace + " --reuse-values " + set_arguments);
+  ASSERT_EQ(upgraded.status, 0) << upgraded.output;
+  withoutWebhookIfNotBuilt(scope == "Namespaced" ? Scope::kNamespaced : Scope::kCluster);
+  waitForControlPlane();
+}
+
+void uninstall() {
+  CommandResult deleted = kubectl(
+      "host", std::string("-n ") + kNamespace + " delete federatedtypeconfigs --all --timeout=90s");
+  EXPECT_EQ(deleted.status, 0) << deleted.output;
+  for (const std::string& member : kMembers) {
+    if (getObject("host", "kubefedclusters", member, kNamespace).is_object()) {
+      CommandResult unjoined =
+          kubefedctl("unjoin " + member + " --cluster-context " + member +
+                     " --host-cluster-context host --kubefed-namespace " + kNamespace);
+      EXPECT_EQ(unjoined.status, 0) << unjoined.output;
+    }
+  }
+  CommandResult removed =
+      helm(std::string("uninstall ") + kRelease + " -n " + kNamespace + " --wait");
+  EXPECT_EQ(removed.status, 0) << removed.output;
+  EXPECT_TRUE(waitFor([] { return controllerPods().empty(); }, std::chrono::seconds(60)));
+}
+
+std::vector<std::string> controllerPods() {
+  ResourceClient pods(host(), gvr("pods"), kNamespace);
+  ListOptions options;
+  options.label_selector = "kubefed-control-plane=controller-manager";
+  std::vector<std::string> names;
+  auto listed = pods.list(options);
+  if (!listed) return names;
+  for (const Json& pod : listed.value().items) {
+    if (pod["metadata"].contains("deletionTimestamp")) continue;
+    names.push_back(pod["metadata"].value("name", ""));
+  }
+  return names;
+}
+
+std::string leaderPod() {
+  // identity "<hostname>_<uuid>"; a pod's hostname is its name
+  std::string holder;
+  Json lease = getObject("host", "leases", "kubefed-controller-manager", kNamespace);
+  if (lease.is_object()) holder = lease["spec"].value("holderIdentity", "");
+  if (holder.empty()) {
+    Json lock = getObject("host", "configmaps", "kubefed-controller-manager", kNamespace);
+    const std::string record = lock.is_object()
+                                   ? lock["metadata"]
+                                         .value("annotations", Json::object())
+                                         .value("control-plane.alpha.kubernetes.io/leader", "")
+                                   : "";
+    if (!record.empty()) holder = Json::parse(record, nullptr, false).value("holderIdentity", "");
+  }
+  const std::string pod = holder.substr(0, holder.rfind('_'));
+  for (const std::string& name : controllerPods()) {
+    if (name == pod) return pod;
+  }
+  return "";
+}
+
+std::string controllerLogs() {
+  std::string logs;
+  for (const std::string& pod : controllerPods()) {
+    logs += "==== " + pod + "\n" +
+            kubectl("host", std::string("-n ") + kNamespace + " logs " + pod).output;
+  }
+  return logs;
+}
+
+}  // namespace kf::node

@@ -1,0 +1,38 @@
+// Federated objects propagate from the chart-installed controller manager, which runs in a pod
+// under the chart's service account and RBAC, to both joined members, with overrides.
+
+#include <gtest/gtest.h>
+
+#include "tests/node/control_plane.h"
+#include "tests/node/workload.h"
+
+namespace kf::node {
+namespace {
+
+TEST(PropagationTest, NamespaceConfigMapAndDeploymentReachBothMembersWithOverrides) {
+  ASSERT_NO_FATAL_FAILURE(ensureInstalled(Scope::kCluster));
+  FederatedTestNamespace ns("propagation", /*federate=*/true);
+  std::string out;
+  ASSERT_TRUE(applyYaml("host", federatedConfigMap(ns.name(), "greeting", "hello-member2"), &out))
+      << out;
+  ASSERT_TRUE(applyYaml("host", federatedDeployment(ns.name(), "web"), &out)) << out;
+
+  EXPECT_TRUE(waitFor([&] { return memberGreeting("member1", ns.name(), "greeting") == "hello"; },
+                      std::chrono::seconds(60)));
+  EXPECT_TRUE(
+      waitFor([&] { return memberGreeting("member2", ns.name(), "greeting") == "hello-member2"; },
+              std::chrono::seconds(60)));
+  EXPECT_TRUE(waitFor([&] { return memberReplicas("member1", ns.name(), "web") == 1; },
+                      std::chrono::seconds(60)));
+  EXPECT_TRUE(waitFor([&] { return memberReplicas("member2", ns.name(), "web") == 3; },
+                      std::chrono::seconds(60)));
+  EXPECT_TRUE(getObject("member1", "namespaces", ns.name()).is_object());
+
+  // the chart's RBAC is enough for all of it
+  const std::string logs = controllerLogs();
+  EXPECT_EQ(logs.find("Forbidden"), std::string::npos) << logs;
+  EXPECT_EQ(logs.find("forbidden"), std::string::npos) << logs;
+}
+
+}  // namespace
+}  // namespace kf::node
