@@ -299,7 +299,8 @@ TEST(HelmChartTest, RspControllerWatchesPreferencesOnlyWhileItsGateIsEnabled) {
   EXPECT_EQ(rules[0]["verbs"], Json::parse(R"(["watch","list"])"));
   const auto namespaced = render("--set global.scope=Namespaced");
   EXPECT_EQ(rulesFor(namespaced, "Role/kubefed-role", "scheduling.kubefed.io").size(), 1u);
-  const auto disabled = render("--set controllermanager.featureGates.SchedulerPreferences=Disabled");
+  const auto disabled =
+      render("--set controllermanager.featureGates.SchedulerPreferences=Disabled");
   EXPECT_TRUE(rulesFor(disabled, "ClusterRole/kubefed-role", "scheduling.kubefed.io").empty());
 }
 
