@@ -5,6 +5,7 @@
 #include "controllers/federatedtypeconfig/ftc_controller.h"
 #include "controllers/kubefedcluster/kubefedcluster_controller.h"
 #include "controllers/manager/sync_type_controllers.h"
+#include "controllers/scheduling/scheduling_manager.h"
 #include "federation/client/resource_client.h"
 #include "federation/cluster/cluster_registry.h"
 #include "federation/events/event_recorders.h"
@@ -101,18 +102,25 @@ struct ControllerManager::Parts {
                                    cluster_controller.stop();
                                    spdlog::info("Stopped cluster controller");
                                  }};
-  RunnableFuncs scheduling_notice{[this]() -> Status {
-                                    if (config.scheduler_preferences) {
-                                      // ReplicaSchedulingPreference scheduling is a later
-                                      // milestone (DESIGN.md roadmap 7).
-                                      spdlog::info(
-                                          "SchedulerPreferences is enabled but the scheduling "
-                                          "manager is not part of this build yet; "
-                                          "ReplicaSchedulingPreferences are not acted on");
-                                    }
-                                    return boost::outcome_v2::success();
-                                  },
-                                  nullptr};
+  // The scheduling manager is built when leading starts, with a host client of its own.
+  Status startSchedulingManager() {
+    scheduling_manager =
+        std::make_unique<scheduling::SchedulingManager>(scheduling::RspControllerDeps{
+            .config = config,
+            .host = ownHostClient(host, clock),
+            .clusters = registry,
+            .host_informers = host_informers,
+            .member_informers = member_informers,
+            .events = *recorders.forComponent("replicaschedulingpreference-controller"),
+            .clock = clock});
+    return scheduling_manager->start();
+  }
+  RunnableFuncs scheduling_runnable{[this] { return startSchedulingManager(); },
+                                    [this] {
+                                      if (!scheduling_manager) return;
+                                      scheduling_manager->stop();
+                                      spdlog::info("Stopped scheduling manager");
+                                    }};
 
   ControlPlaneConfig config;
   std::shared_ptr<RestClient> host;  // the host informers' client
@@ -130,6 +138,7 @@ struct ControllerManager::Parts {
   SyncTypeControllers type_controllers;
   InformerLease ftc_informer;
   std::unique_ptr<FtcController> ftc_controller;
+  std::unique_ptr<scheduling::SchedulingManager> scheduling_manager;
 };
 
 ControllerManager::ControllerManager(ControlPlaneConfig config, std::shared_ptr<RestClient> host,
@@ -143,7 +152,7 @@ void ControllerManager::addTo(Manager& manager) {
   manager.add(p.recorders_runnable);
   manager.add(p.informers_runnable);
   manager.add(p.cluster_runnable);
-  manager.add(p.scheduling_notice);
+  if (p.config.scheduler_preferences) manager.add(p.scheduling_runnable);
   if (!p.config.push_reconciler) {
     spdlog::info("PushReconciler is disabled: no FederatedTypeConfig controller, no propagation");
     return;

@@ -273,7 +273,9 @@ TEST(HelmChartTest, ControllerRbacGrantsOnlyWhatTheControllerUses) {
         EXPECT_EQ(rule["verbs"].dump().find("deletecollection"), std::string::npos) << key;
       }
     }
-    EXPECT_EQ(groups, (std::set<std::string>{"", "core.kubefed.io", "types.kubefed.io"})) << set;
+    EXPECT_EQ(groups, (std::set<std::string>{"", "core.kubefed.io", "types.kubefed.io",
+                                             "scheduling.kubefed.io"}))
+        << set;
   }
 }
 
@@ -299,6 +301,31 @@ TEST(HelmChartTest, TheLockRuleFollowsTheResourceLock) {
   EXPECT_EQ(lockResources("leases"), Set{"leases"});
   EXPECT_EQ(lockResources("configmapsleases"), (Set{"configmaps", "leases"}));
   EXPECT_EQ(lockResources("endpointsleases"), (Set{"endpoints", "leases"}));
+}
+
+// The rules of kubefed-role for one API group.
+std::vector<Json> rulesFor(const std::map<std::string, Json>& objects, const std::string& key,
+                           const std::string& group) {
+  std::vector<Json> out;
+  for (const Json& rule : object(objects, key).value("rules", Json::array())) {
+    for (const Json& g : rule.value("apiGroups", Json::array())) {
+      if (g == group) out.push_back(rule);
+    }
+  }
+  return out;
+}
+
+TEST(HelmChartTest, RspControllerWatchesPreferencesOnlyWhileItsGateIsEnabled) {
+  const auto objects = render("");
+  const auto rules = rulesFor(objects, "ClusterRole/kubefed-role", "scheduling.kubefed.io");
+  ASSERT_EQ(rules.size(), 1u);
+  EXPECT_EQ(rules[0]["resources"], Json::parse(R"(["replicaschedulingpreferences"])"));
+  EXPECT_EQ(rules[0]["verbs"], Json::parse(R"(["watch","list"])"));
+  const auto namespaced = render("--set global.scope=Namespaced");
+  EXPECT_EQ(rulesFor(namespaced, "Role/kubefed-role", "scheduling.kubefed.io").size(), 1u);
+  const auto disabled =
+      render("--set controllermanager.featureGates.SchedulerPreferences=Disabled");
+  EXPECT_TRUE(rulesFor(disabled, "ClusterRole/kubefed-role", "scheduling.kubefed.io").empty());
 }
 
 }  // namespace

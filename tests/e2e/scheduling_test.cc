@@ -1,0 +1,296 @@
+// ReplicaSchedulingPreference end to end: the controller-manager binary as a process, two members
+// joined with `kubefedctl join`, namespaces and deployments.apps enabled, RSPs and
+// FederatedDeployments written to the host, and the replicas the members' Deployments get read
+// from the member API servers. The members have no node: their Deployments' pods stay Pending,
+// so the replicas a member runs are Running+Ready pods the test writes itself.
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <map>
+#include <regex>
+
+#include "federation/client/resource_client.h"
+#include "tests/integration/local_clusters.h"
+#include "tests/integration/process.h"
+#include "tests/integration/resources.h"
+
+namespace kf::integration {
+namespace {
+
+using std::chrono::seconds;
+
+const GroupVersionResource kSchedulingPreferences{"scheduling.kubefed.io", "v1alpha1",
+                                                  "replicaschedulingpreferences", true};
+const GroupVersionResource kRspFederatedNamespaces{"types.kubefed.io", "v1beta1",
+                                                   "federatednamespaces", true};
+const GroupVersionResource kMemberPods{"", "v1", "pods", true};
+const std::vector<std::string> kRspMembers = {"member1", "member2"};
+
+// A federation of the suite's own: short delays, the controller manager as a process, both
+// members joined, namespaces and deployments.apps enabled, a federated workload namespace.
+class SchedulingFederation {
+ public:
+  SchedulingFederation()
+      : clusters_(LocalClusters::get()),
+        host_(clusters_.client("host")),
+        kubefed_ns_(*host_, "kf-e2e-rsp"),
+        workload_ns_(*host_, "kf-e2e-rsp-work") {
+    EXPECT_EQ(ensureKubeFedCrds(), "");
+    for (const std::string& member : kRspMembers) members_[member] = clusters_.client(member);
+    ResourceClient configs(*host_, kKubeFedConfigs, kubefed_ns_.name());
+    auto config = configs.create(
+        {{"apiVersion", "core.kubefed.io/v1beta1"},
+         {"kind", "KubeFedConfig"},
+         {"metadata", {{"name", "kubefed"}, {"namespace", kubefed_ns_.name()}}},
+         {"spec",
+          {{"scope", "Cluster"},
+           {"controllerDuration", {{"availableDelay", "1s"}, {"unavailableDelay", "1s"}}},
+           {"clusterHealthCheck", {{"period", "1s"}, {"timeout", "2s"}}}}}});
+    EXPECT_TRUE(config) << config.error().describe();
+    manager_ = std::make_unique<ChildProcess>(
+        builtBinary("cmd/controller-manager/controller-manager"),
+        std::vector<std::string>{"--kubeconfig", clusters_.kubeconfigPath(), "--kubefed-namespace",
+                                 kubefed_ns_.name(), "--healthz-addr", "127.0.0.1:0",
+                                 "--metrics-addr", "127.0.0.1:0", "--rest-config-qps", "100",
+                                 "--rest-config-burst", "200"});
+    EXPECT_TRUE(manager_->waitForLog("Starting scheduling manager")) << manager_->log();
+    for (const std::string& member : kRspMembers) {
+      auto joined = kubefedctl(
+          {"join", member, "--cluster-context", member, "--host-cluster-name", kubefed_ns_.name()});
+      EXPECT_EQ(joined.first, 0) << joined.second;
+    }
+    for (const char* type : {"namespaces", "deployments.apps"}) {
+      auto enabled = kubefedctl({"enable", type});
+      EXPECT_EQ(enabled.first, 0) << enabled.second;
+    }
+    ResourceClient federated_namespaces(*host_, kRspFederatedNamespaces, workload_ns_.name());
+    auto created = federated_namespaces.create(
+        {{"apiVersion", "types.kubefed.io/v1beta1"},
+         {"kind", "FederatedNamespace"},
+         {"metadata", {{"name", workload_ns_.name()}, {"namespace", workload_ns_.name()}}},
+         {"spec", {{"placement", {{"clusterSelector", Json::object()}}}}}});
+    EXPECT_TRUE(created) << created.error().describe();
+    for (const std::string& member : kRspMembers) {
+      ResourceClient namespaces(*members_.at(member), kNamespaces);
+      EXPECT_TRUE(eventually([&] { return static_cast<bool>(namespaces.get(workload_ns_.name())); },
+                             seconds(60)))
+          << "namespace " << workload_ns_.name() << " never reached " << member << "\n"
+          << manager_->log();
+    }
+  }
+
+  ~SchedulingFederation() {
+    if (manager_) manager_->signal(SIGTERM);
+    for (const std::string& member : kRspMembers) {
+      kubefedctl({"unjoin", member, "--cluster-context", member, "--host-cluster-name",
+                  kubefed_ns_.name(), "--force"});
+    }
+  }
+
+  std::pair<int, std::string> kubefedctl(std::vector<std::string> args) {
+    args.insert(args.end(), {"--kubeconfig", clusters_.kubeconfigPath(), "--host-cluster-context",
+                             "host", "--kubefed-namespace", kubefed_ns_.name()});
+    ChildProcess cli(builtBinary("cmd/kubefedctl/kubefedctl"), args);
+    return {cli.wait(seconds(120)).value_or(-1), cli.log()};
+  }
+
+  RestClient& host() { return *host_; }
+  RestClient& member(const std::string& name) { return *members_.at(name); }
+  const std::string& ns() const { return workload_ns_.name(); }
+  const std::string& kubefedNs() const { return kubefed_ns_.name(); }
+  ChildProcess& manager() { return *manager_; }
+
+ private:
+  LocalClusters& clusters_;
+  std::unique_ptr<RestClient> host_;
+  TestNamespace kubefed_ns_;
+  TestNamespace workload_ns_;
+  std::map<std::string, std::unique_ptr<RestClient>> members_;
+  std::unique_ptr<ChildProcess> manager_;
+};
+
+class SchedulingE2ETest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { federation_ = new SchedulingFederation(); }
+  static void TearDownTestSuite() {
+    delete federation_;
+    federation_ = nullptr;
+  }
+  SchedulingFederation& fed() { return *federation_; }
+
+  // A FederatedDeployment `name` (template replicas 1, placed nowhere until an RSP says).
+  void createDeployment(const std::string& name) {
+    const Json pod_template = {
+        {"metadata", {{"labels", {{"app", name}}}}},
+        {"spec", {{"containers", {{{"name", "c"}, {"image", "busybox:1.36"}}}}}}};
+    ResourceClient client(fed().host(), kFederatedDeployments, fed().ns());
+    auto created = client.create({{"apiVersion", "types.kubefed.io/v1beta1"},
+                                  {"kind", "FederatedDeployment"},
+                                  {"metadata", {{"name", name}, {"namespace", fed().ns()}}},
+                                  {"spec",
+                                   {{"template",
+                                     {{"spec",
+                                       {{"replicas", 1},
+                                        {"selector", {{"matchLabels", {{"app", name}}}}},
+                                        {"template", pod_template}}}}},
+                                    {"placement", {{"clusters", Json::array()}}}}}});
+    ASSERT_TRUE(created) << created.error().describe();
+  }
+
+  // Creates or replaces the RSP `name`.
+  void putRsp(const std::string& name, const Json& spec) {
+    ResourceClient client(fed().host(), kSchedulingPreferences, fed().ns());
+    Json object = {{"apiVersion", "scheduling.kubefed.io/v1alpha1"},
+                   {"kind", "ReplicaSchedulingPreference"},
+                   {"metadata", {{"name", name}, {"namespace", fed().ns()}}},
+                   {"spec", spec}};
+    auto existing = client.get(name);
+    if (existing) {
+      object["metadata"]["resourceVersion"] = objectResourceVersion(existing.value());
+      auto updated = client.update(object);
+      ASSERT_TRUE(updated) << updated.error().describe();
+    } else {
+      auto created = client.create(object);
+      ASSERT_TRUE(created) << created.error().describe();
+    }
+  }
+
+  // spec.replicas of the member Deployment `name` per member ("-" when it has none).
+  std::map<std::string, std::string> memberReplicas(const std::string& name) {
+    std::map<std::string, std::string> out;
+    for (const std::string& member : kRspMembers) {
+      auto got = ResourceClient(fed().member(member), kDeployments, fed().ns()).get(name);
+      out[member] = got ? got.value()["spec"].value("replicas", Json(-1)).dump() : "-";
+    }
+    return out;
+  }
+  std::string describe(const std::map<std::string, std::string>& replicas) {
+    std::string out;
+    for (const auto& [member, value] : replicas) out += member + "=" + value + " ";
+    return out;
+  }
+  // Waits until the members' Deployments have `expected` replicas.
+  void expectMemberReplicas(const std::string& name,
+                            const std::map<std::string, std::string>& expected) {
+    EXPECT_TRUE(eventually([&] { return memberReplicas(name) == expected; }, seconds(60)))
+        << "members: " << describe(memberReplicas(name)) << "expected: " << describe(expected)
+        << "\n"
+        << fed().manager().log().substr(0, 6000);
+  }
+
+  // `count` pods labeled app=`app` in `member` that report Running and Ready: the replicas the
+  // member runs (no node runs the Deployment's own pods).
+  void runPods(const std::string& member, const std::string& app, int count) {
+    ResourceClient pods(fed().member(member), kMemberPods, fed().ns());
+    for (int i = 0; i < count; ++i) {
+      auto created = pods.create(
+          {{"apiVersion", "v1"},
+           {"kind", "Pod"},
+           {"metadata",
+            {{"name", app + "-running-" + std::to_string(i)}, {"labels", {{"app", app}}}}},
+           {"spec", {{"containers", {{{"name", "c"}, {"image", "busybox:1.36"}}}}}}});
+      ASSERT_TRUE(created) << created.error().describe();
+      Json pod = created.value();
+      pod["status"] = {{"phase", "Running"},
+                       {"conditions", {{{"type", "Ready"}, {"status", "True"}}}}};
+      auto updated = pods.updateStatus(pod);
+      ASSERT_TRUE(updated) << updated.error().describe();
+    }
+  }
+
+  // controller_runtime_reconcile_duration_seconds_count{controller="<controller>"}.
+  long reconciles(const std::string& controller) {
+    const std::string metrics = httpGet(servedPort(fed().manager(), "/metrics"), "/metrics");
+    const std::regex pattern("controller_runtime_reconcile_duration_seconds_count\\{controller=\"" +
+                             controller + "\"\\} ([0-9]+)");
+    std::smatch count;
+    return std::regex_search(metrics, count, pattern) ? std::stol(count[1].str()) : 0;
+  }
+
+ private:
+  static SchedulingFederation* federation_;
+};
+SchedulingFederation* SchedulingE2ETest::federation_ = nullptr;
+
+TEST_F(SchedulingE2ETest, ReplicasFollowWeightsMinMaxAndRebalance) {
+  const std::string name = "web";
+  createDeployment(name);
+  putRsp(name, {{"targetKind", "FederatedDeployment"},
+                {"totalReplicas", 9},
+                {"clusters", {{"member1", {{"weight", 1}}}, {"member2", {{"weight", 2}}}}}});
+  expectMemberReplicas(name, {{"member1", "3"}, {"member2", "6"}});
+
+  // minReplicas is served first, maxReplicas caps the weighted share.
+  putRsp(name, {{"targetKind", "FederatedDeployment"},
+                {"totalReplicas", 12},
+                {"clusters",
+                 {{"member1", {{"minReplicas", 5}, {"weight", 1}}},
+                  {"member2", {{"weight", 1}, {"maxReplicas", 3}}}}}});
+  expectMemberReplicas(name, {{"member1", "9"}, {"member2", "3"}});
+
+  // member2 runs 8: without rebalance they stay there, with rebalance they are spread evenly.
+  runPods("member2", name, 8);
+  putRsp(name, {{"targetKind", "FederatedDeployment"}, {"totalReplicas", 10}});
+  expectMemberReplicas(name, {{"member1", "2"}, {"member2", "8"}});
+  putRsp(name, {{"targetKind", "FederatedDeployment"}, {"totalReplicas", 10}, {"rebalance", true}});
+  expectMemberReplicas(name, {{"member1", "5"}, {"member2", "5"}});
+}
+
+TEST_F(SchedulingE2ETest, RemovingTheRspLeavesTheLastPlacement) {
+  const std::string name = "kept";
+  createDeployment(name);
+  putRsp(name, {{"targetKind", "FederatedDeployment"}, {"totalReplicas", 4}});
+  expectMemberReplicas(name, {{"member1", "2"}, {"member2", "2"}});
+  ASSERT_TRUE(ResourceClient(fed().host(), kSchedulingPreferences, fed().ns()).remove(name));
+
+  // An edit by hand sticks: the members follow it, and a reconcile of the RSP controller after
+  // a later change of the object leaves it as edited.
+  ResourceClient federated(fed().host(), kFederatedDeployments, fed().ns());
+  auto object = federated.get(name);
+  ASSERT_TRUE(object);
+  Json edited = object.value();
+  EXPECT_EQ(edited["spec"]["placement"]["clusters"],
+            Json::parse(R"([{"name":"member1"},{"name":"member2"}])"));
+  for (Json& entry : edited["spec"]["overrides"]) {
+    if (entry["clusterName"] == "member1") entry["clusterOverrides"][0]["value"] = 1;
+  }
+  ASSERT_TRUE(federated.update(edited));
+  expectMemberReplicas(name, {{"member1", "1"}, {"member2", "2"}});
+  const long before = reconciles("schedulingpreferencecontroller");
+  ASSERT_TRUE(
+      federated.patch(name, PatchType::kMerge, R"({"metadata":{"labels":{"touched":"1"}}})"));
+  EXPECT_TRUE(eventually([&] { return reconciles("schedulingpreferencecontroller") > before; },
+                         seconds(30)));
+  auto after = federated.get(name);
+  ASSERT_TRUE(after);
+  EXPECT_EQ(after.value()["spec"]["placement"], edited["spec"]["placement"]);
+  EXPECT_EQ(after.value()["spec"]["overrides"], edited["spec"]["overrides"]);
+  expectMemberReplicas(name, {{"member1", "1"}, {"member2", "2"}});
+}
+
+TEST_F(SchedulingE2ETest, DisablingPropagationStopsAndJoinsThePlugin) {
+  ResourceClient ftcs(fed().host(), kTypeConfigs, fed().kubefedNs());
+  auto setPropagation = [&](const char* value) {
+    auto patched = ftcs.patch("deployments.apps", PatchType::kMerge,
+                              std::string(R"({"spec":{"propagation":")") + value + "\"}}");
+    ASSERT_TRUE(patched) << patched.error().describe();
+  };
+  setPropagation("Disabled");
+  EXPECT_TRUE(fed().manager().waitForLog("Stopped scheduling plugin for FederatedDeployment"))
+      << fed().manager().log();
+  EXPECT_TRUE(fed().manager().waitForLog("Stopped ReplicaSchedulingPreference controller"))
+      << fed().manager().log();
+  // Enabled again, scheduling resumes.
+  setPropagation("Enabled");
+  const std::string name = "again";
+  createDeployment(name);
+  putRsp(name, {{"targetKind", "FederatedDeployment"},
+                {"totalReplicas", 3},
+                {"clusters", {{"member2", {{"weight", 1}}}}}});
+  expectMemberReplicas(name, {{"member1", "0"}, {"member2", "3"}});
+}
+
+}  // namespace
+}  // namespace kf::integration
