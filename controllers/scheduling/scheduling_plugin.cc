@@ -24,8 +24,8 @@ SchedulingPlugin::SchedulingPlugin(const core::FederatedTypeConfig& ftc,
       federated_type_(ftc.spec.federated_type),
       federated_(resourceOfType(ftc.spec.federated_type)),
       federated_namespace_(std::move(federated_namespace)),
-      members_(sync::MemberInformersOptions{.target = resourceOfType(ftc.spec.target_type),
-                                            .target_namespace = target_namespace},
+      members_(MemberInformersOptions{.target = resourceOfType(ftc.spec.target_type),
+                                      .target_namespace = target_namespace},
                deps.member_informers, deps.clusters, deps.clock, std::move(deps.enqueue_later)) {}
 
 Result<std::shared_ptr<SchedulingPlugin>> SchedulingPlugin::start(

@@ -15,10 +15,10 @@
 #include "apis/core/federated_type_config.h"
 #include "controllers/scheduling/scheduled_type.h"
 #include "federation/cluster/cluster_registry.h"
+#include "federation/controller/member_informers.h"
 #include "federation/informer/informer_manager.h"
 #include "federation/runtime/clock.h"
 #include "federation/runtime/thread_annotations.h"
-#include "sync/member_informers.h"
 
 namespace kf::scheduling {
 
@@ -75,7 +75,7 @@ class SchedulingPlugin final : public ScheduledType {
   mutable Mutex mu_;
   InformerLease federated_lease_ KF_GUARDED_BY(mu_);
   bool stopped_ KF_GUARDED_BY(mu_) = false;
-  sync::MemberInformers members_;
+  MemberInformers members_;
 };
 
 }  // namespace kf::scheduling
