@@ -41,22 +41,8 @@ kubectl() { "$KF_KUBECTL" --kubeconfig "$KUBECONFIG" "$@"; }
 
 kubectl --context host -n kube-federation-system get kubefedclusters
 echo
-echo "=== the federated workload (hack/demo/federated-workload.yaml)"
-kubectl --context host get namespace demo >/dev/null 2>&1 ||
-  kubectl --context host create namespace demo
-kubectl --context host apply -f hack/demo/federated-workload.yaml
-for object in federatednamespace/demo federatedconfigmap/greeting federateddeployment/web; do
-  kubectl --context host -n demo wait --for condition=Propagation --timeout=120s "$object"
-done
-echo
-for member in member1 member2; do
-  echo "=== $member holds:"
-  kubectl --context "$member" -n demo get configmap greeting \
-    -o jsonpath='  configmap/greeting  data.greeting={.data.greeting}  labels={.metadata.labels}{"\n"}'
-  kubectl --context "$member" -n demo get deployment web \
-    -o jsonpath='  deployment/web       spec.replicas={.spec.replicas}  image={.spec.template.spec.containers[0].image}{"\n"}'
-done
-echo
+source hack/demo/workload.sh
+apply_and_show_workload
 echo "Reach the clusters with: export KUBECONFIG=$KUBECONFIG (contexts host, member1, member2)"
 echo "Controller manager log: $KF_RUN_DIR/controller-manager.log"
 echo "Stop everything with:   hack/demo.sh down"

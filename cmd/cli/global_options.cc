@@ -1,16 +1,8 @@
 #include "cmd/cli/global_options.h"
 
-#include <cstdlib>
+#include "cmd/cli/process_config.h"
 
 namespace kf::cli {
-namespace {
-
-std::string envOrEmpty(const char* name) {
-  const char* value = std::getenv(name);
-  return value == nullptr ? "" : value;
-}
-
-}  // namespace
 
 void GlobalOptions::addTo(FlagSet& flags) {
   flags.addString("kubeconfig", 0, &kubeconfig,

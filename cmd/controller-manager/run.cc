@@ -13,6 +13,7 @@
 
 #include "cmd/cli/command.h"
 #include "cmd/cli/logging.h"
+#include "cmd/cli/process_config.h"
 #include "cmd/controller-manager/kubefed_config_source.h"
 #include "cmd/controller-manager/options.h"
 #include "cmd/controller-manager/servers.h"
@@ -37,17 +38,9 @@ int fatal(const std::string& message) {
   return kExitFatal;
 }
 
-std::string env(const char* name) {
-  const char* value = std::getenv(name);
-  return value == nullptr ? "" : value;
-}
-
 Result<RestConfig> hostRestConfig(const Options& options) {
-  KubeconfigOptions kubeconfig{options.kubeconfig, "", env("KUBECONFIG"), env("HOME")};
-  InClusterEnv in_cluster{env("KUBERNETES_SERVICE_HOST"), env("KUBERNETES_SERVICE_PORT")};
-  KF_TRY(config, resolveRestConfig(kubeconfig, in_cluster));
+  KF_TRY(config, cli::processRestConfig(options.kubeconfig, options.master));
   RestConfig out = std::move(config);
-  if (!options.master.empty()) out.server = options.master;
   if (options.rest_config_qps > 0) out.qps = options.rest_config_qps;
   if (options.rest_config_burst > 0) out.burst = options.rest_config_burst;
   out.user_agent = "kubefed-controller-manager";

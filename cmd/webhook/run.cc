@@ -9,9 +9,9 @@
 
 #include "cmd/cli/command.h"
 #include "cmd/cli/logging.h"
+#include "cmd/cli/process_config.h"
 #include "cmd/webhook/options.h"
 #include "federation/admission/webhook_routes.h"
-#include "federation/client/kubeconfig.h"
 #include "federation/serving/http_server.h"
 
 namespace kf::webhook {
@@ -29,11 +29,6 @@ int fatal(const std::string& message) {
   return kExitFatal;
 }
 
-std::string env(const char* name) {
-  const char* value = std::getenv(name);
-  return value == nullptr ? "" : value;
-}
-
 // The validators read no other object, so the webhook never calls the API server. The flags are
 // still KubeFed's, and a kubeconfig that cannot be used is still fatal at startup, as in KubeFed
 // (whose manager builds a client from it): a broken deployment shows at once.
@@ -43,12 +38,7 @@ Result<RestConfig> checkedRestConfig(const Options& options) {
         "Neither --kubeconfig nor --master was specified.  Using the inClusterConfig.  This might "
         "not work.");
   }
-  KubeconfigOptions kubeconfig{options.kubeconfig, "", env("KUBECONFIG"), env("HOME")};
-  InClusterEnv in_cluster{env("KUBERNETES_SERVICE_HOST"), env("KUBERNETES_SERVICE_PORT")};
-  KF_TRY(config, resolveRestConfig(kubeconfig, in_cluster));
-  RestConfig out = std::move(config);
-  if (!options.master.empty()) out.server = options.master;
-  return out;
+  return cli::processRestConfig(options.kubeconfig, options.master);
 }
 
 Result<std::unique_ptr<serving::HttpServer>> serve(const Options& options) {

@@ -36,14 +36,19 @@ if ! in_clusters "$KUBE_BIN_DIR/helm" status kubefed -n "$NS" >/dev/null 2>&1; t
   kubectl create namespace "$NS" >/dev/null 2>&1 || true
   kubectl label namespace "$NS" "name=$NS" --overwrite >/dev/null
   in_clusters "$KUBE_BIN_DIR/helm" install kubefed charts/kubefed -n "$NS"
-  if [[ ! -x build/release/cmd/webhook/webhook ]]; then
-    echo "(no webhook binary in this build: removing the chart's webhook configurations, which" \
-      "nothing could answer)"
-    kubectl delete validatingwebhookconfiguration validations.core.kubefed.io
-    kubectl delete mutatingwebhookconfiguration mutation.core.kubefed.io
-  fi
 fi
 kubectl -n "$NS" rollout status deployment/kubefed-controller-manager --timeout=180s
+kubectl -n "$NS" rollout status deployment/kubefed-admission-webhook --timeout=180s
+# A Ready webhook pod may not be routed through its Service yet: join's KubeFedCluster would be
+# refused. Wait until the API server gets the webhook's answer to a server-side dry run.
+probe="{\"apiVersion\": \"core.kubefed.io/v1beta1\", \"kind\": \"KubeFedCluster\",
+  \"metadata\": {\"name\": \"webhook-probe\", \"namespace\": \"$NS\"},
+  \"spec\": {\"apiEndpoint\": \"\", \"secretRef\": {\"name\": \"none\"}}}"
+deadline=$((SECONDS + 60))
+until kubectl create --dry-run=server -f - <<<"$probe" 2>&1 | grep -q "denied the request"; do
+  ((SECONDS < deadline)) || { echo "the API server cannot reach the webhook" >&2; exit 1; }
+  sleep 1
+done
 kubectl -n "$NS" get pods -o wide
 
 echo "=== kubefedctl join member1 member2"
@@ -54,19 +59,7 @@ for member in member1 member2; do
 done
 kubectl -n "$NS" wait --for condition=Ready --timeout=120s kubefedcluster/member1 kubefedcluster/member2
 
-echo "=== the federated workload (hack/demo/federated-workload.yaml)"
-kubectl get namespace demo >/dev/null 2>&1 || kubectl create namespace demo
-kubectl apply -f hack/demo/federated-workload.yaml
-for object in federatednamespace/demo federatedconfigmap/greeting federateddeployment/web; do
-  kubectl -n demo wait --for condition=Propagation --timeout=120s "$object"
-done
-for member in member1 member2; do
-  echo "=== $member holds:"
-  kubectl --context "$member" -n demo get configmap greeting \
-    -o jsonpath='  configmap/greeting  data.greeting={.data.greeting}{"\n"}'
-  kubectl --context "$member" -n demo get deployment web \
-    -o jsonpath='  deployment/web       spec.replicas={.spec.replicas}{"\n"}'
-done
-echo
+source hack/demo/workload.sh
+apply_and_show_workload
 echo "Reach the clusters with: KF_RUN_DIR=$KF_RUN_DIR hack/local-clusters.sh exec kubectl --context host|member1|member2 ..."
 echo "Stop everything with:   hack/demo.sh --helm down"

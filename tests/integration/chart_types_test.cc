@@ -15,21 +15,10 @@
 #include "federation/crdgen/type_config.h"
 #include "federation/crdgen/yaml_json.h"
 #include "tests/integration/local_clusters.h"
+#include "tests/integration/resources.h"
 
 namespace kf::integration {
 namespace {
-
-// KubeFed v0.8.1's default types; ingresses from networking.k8s.io/v1.
-const std::vector<std::string> kDefaultTypes = {"clusterroles.rbac.authorization.k8s.io",
-                                                "configmaps",
-                                                "deployments.apps",
-                                                "ingresses.networking.k8s.io",
-                                                "jobs.batch",
-                                                "namespaces",
-                                                "replicasets.apps",
-                                                "secrets",
-                                                "serviceaccounts",
-                                                "services"};
 
 constexpr const char* kRegenerate = "; regenerate with hack/generate-chart-types.sh";
 
@@ -56,10 +45,10 @@ TEST(ChartTypesTest, DefaultTypesAreWhatTheGeneratorMakesOfThem) {
   DiscoveryClient discovery(*client);
   auto crds = chartDocumentsByName("charts/kubefed/crds/crds.yaml");
   auto type_configs = chartDocumentsByName("charts/kubefed/templates/federatedtypeconfig.yaml");
-  EXPECT_EQ(crds.size(), kDefaultTypes.size());
-  EXPECT_EQ(type_configs.size(), kDefaultTypes.size());
+  EXPECT_EQ(crds.size(), kKubefedDefaultTypes.size());
+  EXPECT_EQ(type_configs.size(), kKubefedDefaultTypes.size());
 
-  for (const std::string& type : kDefaultTypes) {
+  for (const std::string& type : kKubefedDefaultTypes) {
     SCOPED_TRACE(type);
     EnableTypeDirective directive;
     directive.target_name = type;

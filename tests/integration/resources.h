@@ -1,9 +1,25 @@
 #pragma once
 // The API resources the integration and e2e tests read and write, named once.
 
+#include <string>
+#include <vector>
+
 #include "federation/client/list_options.h"
 
 namespace kf::integration {
+
+// KubeFed v0.8.1's default types, as its chart enables them; ingresses from networking.k8s.io/v1.
+inline const std::vector<std::string> kKubefedDefaultTypes = {
+    "clusterroles.rbac.authorization.k8s.io",
+    "configmaps",
+    "deployments.apps",
+    "ingresses.networking.k8s.io",
+    "jobs.batch",
+    "namespaces",
+    "replicasets.apps",
+    "secrets",
+    "serviceaccounts",
+    "services"};
 
 inline const GroupVersionResource kNamespaces{"", "v1", "namespaces", false};
 inline const GroupVersionResource kConfigMaps{"", "v1", "configmaps", true};

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/integration/resources.h"
 #include "tests/node/control_plane.h"
 
 namespace kf::node {
@@ -47,17 +48,7 @@ TEST(HelmInstallTest, WebhookRunsAndIsReady) {
 
 TEST(HelmInstallTest, DefaultTypesAreEnabledAndTheirControllersRun) {
   ASSERT_NO_FATAL_FAILURE(ensureInstalled(Scope::kCluster));
-  const std::vector<std::string> types = {"clusterroles.rbac.authorization.k8s.io",
-                                          "configmaps",
-                                          "deployments.apps",
-                                          "ingresses.networking.k8s.io",
-                                          "jobs.batch",
-                                          "namespaces",
-                                          "replicasets.apps",
-                                          "secrets",
-                                          "serviceaccounts",
-                                          "services"};
-  for (const std::string& type : types) {
+  for (const std::string& type : integration::kKubefedDefaultTypes) {
     EXPECT_TRUE(waitFor(
         [&] {
           Json ftc = getObject("host", "federatedtypeconfigs", type, kNamespace);
