@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "federation/client/api_error.h"
 #include "federation/client/object.h"
 
 namespace kf::kubefedctl {

@@ -1,7 +1,9 @@
 #include "federation/crdgen/yaml_json.h"
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
+#include <optional>
 #include <regex>
 #include <sstream>
 
@@ -192,9 +194,54 @@ std::string toYaml(const OJson& value) {
   return out.str();
 }
 
+namespace {
+
+// Notes where the last document started; ignores everything else.
+class DocumentStarts final : public YAML::EventHandler {
+ public:
+  void OnDocumentStart(const YAML::Mark& mark) override { last = mark; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+
+  YAML::Mark last = YAML::Mark::null_mark();
+};
+
+// yaml-cpp 0.7's LoadAll never returns on some malformed streams (a line starting with ',' after
+// a block sequence, jbeder/yaml-cpp#1040): the parser reports a new empty document without
+// consuming anything, again and again, and LoadAll appends them until memory runs out. A first
+// pass that only notes where each document starts finds a document starting where the previous
+// one did and refuses the stream instead.
+Status checkDocumentsAdvance(const std::string& text) {
+  std::istringstream stream(text);
+  YAML::Parser parser(stream);
+  DocumentStarts starts;
+  std::optional<int> previous;
+  while (parser.HandleNextDocument(starts)) {
+    if (previous == starts.last.pos) {
+      return makeError(Reason::kInvalid, "error parsing YAML: unexpected content at line " +
+                                             std::to_string(starts.last.line + 1) + ", column " +
+                                             std::to_string(starts.last.column + 1));
+    }
+    previous = starts.last.pos;
+  }
+  return boost::outcome_v2::success();
+}
+
+}  // namespace
+
 Result<std::vector<Json>> yamlDocumentsToJson(const std::string& text) {
   std::vector<Json> documents;
   try {
+    KF_TRYV(checkDocumentsAdvance(text));
     for (const auto& node : YAML::LoadAll(text)) {
       if (node.IsNull() || !node.IsDefined()) continue;
       documents.push_back(nodeToJson(node));

@@ -269,6 +269,39 @@ TEST_F(ResourceFilesTest, ErrorsNameTheFileThatFailed) {
       << dangling.error().message;
 }
 
+// Found by the resource_yaml_fuzz target: a kind, apiVersion or metadata of another shape made
+// kubefedctl terminate with an uncaught JSON type error; it is refused with where and what.
+TEST_F(ResourceFilesTest, DocumentsOfAnotherShapeAreRefusedWithWhereAndWhat) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"apiVersion: v1\nkind:\n  name: s\nmetadata: {name: x}\n",
+       "kind must be a string, not object"},
+      {"apiVersion: v1\nkind:\nmetadata: {name: x}\n", "kind must be a string, not null"},
+      {"apiVersion: 1\nkind: ConfigMap\n", "apiVersion must be a string, not number"},
+      {"apiVersion: v1\nkind: ConfigMap\nmetadata: just a string\n",
+       "metadata must be a mapping, not string"},
+      {"apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: [Secret]}\n",
+       "item 1: kind must be a string, not array"}};
+  for (const auto& [text, message] : cases) {
+    auto parsed = parseResourceText(text, "odd.yaml");
+    ASSERT_FALSE(parsed) << text;
+    EXPECT_NE(parsed.error().message.find("odd.yaml"), std::string::npos) << parsed.error().message;
+    EXPECT_NE(parsed.error().message.find(message), std::string::npos) << parsed.error().message;
+  }
+}
+
+// Found by the resource_yaml_fuzz target: yaml-cpp 0.7 never returned on these (its LoadAll
+// appended empty documents until memory ran out); they are refused with the line.
+TEST_F(ResourceFilesTest, StreamsTheYamlLibraryWouldLoopOnAreRefused) {
+  for (const std::string text : {"- just\n,- a list\n", "[a]\n,\n", ",\n"}) {
+    auto parsed = parseResourceText(text, "loop.yaml");
+    ASSERT_FALSE(parsed) << text;
+    EXPECT_NE(
+        parsed.error().message.find("loop.yaml: error parsing YAML: unexpected content at line"),
+        std::string::npos)
+        << parsed.error().message;
+  }
+}
+
 struct FederateRun {
   std::ostringstream out;
   std::ostringstream err;
