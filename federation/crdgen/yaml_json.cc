@@ -236,15 +236,34 @@ Status checkDocumentsAdvance(const std::string& text) {
   return boost::outcome_v2::success();
 }
 
+// YAML streams are Unicode (go-yaml, and so kubectl, refuse other bytes); a string that is not
+// UTF-8 could not be sent to an API server or printed as JSON later. `what` names the value in
+// the error, which ends with the offending byte.
+Status checkUtf8(const Json& value, const std::string& what) {
+  try {
+    (void)value.dump();  // nlohmann's encoder checks every byte sequence
+  } catch (const Json::type_error& e) {
+    const std::string why = e.what();  // "... invalid UTF-8 byte at index 2: 0x92"
+    return makeError(Reason::kInvalid, "error parsing YAML: " + what + " is not UTF-8 (byte " +
+                                           why.substr(why.rfind(' ') + 1) + ")");
+  }
+  return boost::outcome_v2::success();
+}
+
 }  // namespace
 
 Result<std::vector<Json>> yamlDocumentsToJson(const std::string& text) {
   std::vector<Json> documents;
+  KF_TRYV(checkUtf8(Json(text), "the input"));
   try {
     KF_TRYV(checkDocumentsAdvance(text));
     for (const auto& node : YAML::LoadAll(text)) {
       if (node.IsNull() || !node.IsDefined()) continue;
       documents.push_back(nodeToJson(node));
+      // yaml-cpp can itself produce bytes that are not UTF-8 (its "\N" escape, a NUL in a plain
+      // scalar): such a document is refused too.
+      KF_TRYV(checkUtf8(documents.back(),
+                        "document " + std::to_string(documents.size()) + " holds a string that"));
     }
   } catch (const YAML::Exception& e) {
     return makeError(Reason::kInvalid, std::string("error parsing YAML: ") + e.what());

@@ -2,7 +2,8 @@
 // (and the current one) is resolved into a RestConfig, as --kubeconfig and KUBECONFIG do. File
 // references are pointed at a path that does not exist, so the run reads nothing from the
 // machine and exercises the "cannot read" paths. Invariants: no crash, leak or undefined
-// behaviour; an error never repeats a token, password or private key written in the file.
+// behaviour; an error never repeats a token, password or private key of the file (each is
+// replaced by a sentinel before the contexts are resolved, and no message may hold it).
 // Build and run: tests/fuzz/CMakeLists.txt.
 
 #include <spdlog/spdlog.h>
@@ -27,24 +28,16 @@ void check(bool condition, const char* what) {
   std::abort();
 }
 
-std::size_t occurrences(const std::string& text, const std::string& needle) {
-  std::size_t count = 0;
-  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) {
-    ++count;
-  }
-  return count;
-}
+// A credential no message could contain by chance: every token, password and key written in
+// the file is replaced by one before the contexts are resolved, and no error may repeat it.
+constexpr const char* kSentinel = "kubefed-cpp-fuzz-credential-sentinel";
 
-// Credentials written once in the input and long enough not to match a name by chance: an
-// error message must never contain them.
-std::vector<std::string> credentialsOf(const Kubeconfig& config, const std::string& input) {
-  std::vector<std::string> out;
-  for (const auto& [name, user] : config.users) {
-    for (const std::string* value : {&user.token, &user.password, &user.client_key_data}) {
-      if (value->size() >= 12 && occurrences(input, *value) == 1) out.push_back(*value);
+void markCredentials(Kubeconfig& config) {
+  for (auto& [name, user] : config.users) {
+    for (std::string* value : {&user.token, &user.password, &user.client_key_data}) {
+      if (!value->empty()) *value = kSentinel;
     }
   }
-  return out;
 }
 
 void pointFilesNowhere(Kubeconfig& config) {
@@ -65,7 +58,7 @@ void exercise(const std::string& input) {
     return;
   }
   Kubeconfig config = std::move(parsed).value();
-  const auto credentials = credentialsOf(config, input);
+  markCredentials(config);
   pointFilesNowhere(config);
   std::vector<std::string> contexts = config.contextNames();
   contexts.push_back("");  // the current context
@@ -74,8 +67,9 @@ void exercise(const std::string& input) {
     if (rest) continue;
     const std::string& message = rest.error().message;
     check(!message.empty(), "a resolution error says what is wrong");
-    for (const auto& secret : credentials) {
-      check(message.find(secret) == std::string::npos, "an error repeats a credential");
+    // (The fuzzer learns the sentinel from the comparisons and may write it elsewhere itself.)
+    if (input.find(kSentinel) == std::string::npos) {
+      check(message.find(kSentinel) == std::string::npos, "an error repeats a credential");
     }
   }
 }

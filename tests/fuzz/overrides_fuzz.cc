@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "apis/meta/field_errors.h"
 #include "sync/json_patch.h"
 #include "sync/overrides.h"
 
@@ -46,7 +47,7 @@ void exerciseOverrides(const Json& object, const Json& overrides) {
     const auto applied = sync::applyClusterOverrides(member, cluster, list);
     if (!applied) {
       check(member == object, "failed overrides change nothing");
-      check(applied.error().message.find(cluster) != std::string::npos,
+      check(applied.error().message.find(meta::goQuote(cluster)) != std::string::npos,
             "an override error names the cluster");
     }
   }

@@ -101,7 +101,9 @@ class ParsedBody final : public ResponseStream {
 std::optional<std::string> wholeBody(std::string_view bytes) {
   http::response_parser<http::string_body> parser;
   parser.eager(true);
-  parser.body_limit(std::numeric_limits<std::uint64_t>::max());
+  // A body cannot be longer than the input: a larger Content-Length is a broken response (and
+  // would make the string body reserve all of it up front).
+  parser.body_limit(bytes.size());
   boost::system::error_code ec;
   parser.put(asio::buffer(bytes.data(), bytes.size()), ec);
   if (ec == http::error::need_more) parser.put_eof(ec);

@@ -302,6 +302,27 @@ TEST_F(ResourceFilesTest, StreamsTheYamlLibraryWouldLoopOnAreRefused) {
   }
 }
 
+// Found by the resource_yaml_fuzz target: bytes that are not UTF-8 were read into strings that
+// kubefedctl then could not encode (an uncaught JSON type error); they are refused as kubectl
+// refuses them.
+TEST_F(ResourceFilesTest, InputThatIsNotUtf8IsRefused) {
+  auto parsed = parseResourceText(
+      std::string("apiVersion: v1\nkind: ConfigMap\ndata: {k: \"a") + '\x92' + "b\"}\n",
+      "bytes.yaml");
+  ASSERT_FALSE(parsed);
+  // yaml-cpp writes its "\N" escape (U+0085) as the single byte 0x85.
+  auto escaped = parseResourceText("a: \"x\\Ny\"\n", "escape.yaml");
+  ASSERT_FALSE(escaped);
+  EXPECT_NE(escaped.error().message.find(
+                "escape.yaml: error parsing YAML: document 1 holds a string that is not UTF-8"),
+            std::string::npos)
+      << escaped.error().message;
+  EXPECT_NE(parsed.error().message.find(
+                "bytes.yaml: error parsing YAML: the input is not UTF-8 (byte 0x92)"),
+            std::string::npos)
+      << parsed.error().message;
+}
+
 struct FederateRun {
   std::ostringstream out;
   std::ostringstream err;
