@@ -164,7 +164,25 @@ Json scalarToJson(const YAML::Node& node) {
   return text;
 }
 
-Json nodeToJson(const YAML::Node& node) {
+// Bounds on turning one document into JSON. An alias inside the node it names makes yaml-cpp's
+// node graph a cycle, and aliases of aliases multiply ("billion laughs"): either would exhaust
+// the stack or memory. No Kubernetes object comes near these bounds.
+constexpr int kMaxDepth = 512;
+struct ConversionBudget {
+  std::size_t values_left;  // every scalar, sequence and mapping counts once
+};
+
+Json nodeToJson(const YAML::Node& node, ConversionBudget& budget, int depth = 0) {
+  if (depth > kMaxDepth) {
+    throw YAML::ParserException(node.Mark(), "nested more than " + std::to_string(kMaxDepth) +
+                                                 " levels deep (or an alias refers to itself)");
+  }
+  if (budget.values_left == 0) {
+    throw YAML::ParserException(node.Mark(),
+                                "too many values: aliases multiply the document beyond what it "
+                                "could hold written out");
+  }
+  --budget.values_left;
   switch (node.Type()) {
     case YAML::NodeType::Null:
     case YAML::NodeType::Undefined:
@@ -173,12 +191,14 @@ Json nodeToJson(const YAML::Node& node) {
       return scalarToJson(node);
     case YAML::NodeType::Sequence: {
       Json out = Json::array();
-      for (const auto& item : node) out.push_back(nodeToJson(item));
+      for (const auto& item : node) out.push_back(nodeToJson(item, budget, depth + 1));
       return out;
     }
     case YAML::NodeType::Map: {
       Json out = Json::object();
-      for (const auto& entry : node) out[entry.first.as<std::string>()] = nodeToJson(entry.second);
+      for (const auto& entry : node) {
+        out[entry.first.as<std::string>()] = nodeToJson(entry.second, budget, depth + 1);
+      }
       return out;
     }
   }
@@ -257,9 +277,12 @@ Result<std::vector<Json>> yamlDocumentsToJson(const std::string& text) {
   KF_TRYV(checkUtf8(Json(text), "the input"));
   try {
     KF_TRYV(checkDocumentsAdvance(text));
+    // Written out, a value takes at least two bytes; ten times the text leaves room for
+    // ordinary anchors and aliases.
+    ConversionBudget budget{10 * text.size() + 10000};
     for (const auto& node : YAML::LoadAll(text)) {
       if (node.IsNull() || !node.IsDefined()) continue;
-      documents.push_back(nodeToJson(node));
+      documents.push_back(nodeToJson(node, budget));
       // yaml-cpp can itself produce bytes that are not UTF-8 (its "\N" escape, a NUL in a plain
       // scalar): such a document is refused too.
       KF_TRYV(checkUtf8(documents.back(),

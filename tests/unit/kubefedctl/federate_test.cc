@@ -323,6 +323,33 @@ TEST_F(ResourceFilesTest, InputThatIsNotUtf8IsRefused) {
       << parsed.error().message;
 }
 
+// Found by the resource_yaml_fuzz target: an alias inside the node it names overflowed the stack
+// (kubefedctl crashed); aliases of aliases could exhaust memory. Both are refused.
+TEST_F(ResourceFilesTest, AliasesThatLoopOrMultiplyAreRefused) {
+  auto looping = parseResourceText("base: &base\n  <<: *base\n  c: 1\n", "loop.yaml");
+  ASSERT_FALSE(looping);
+  EXPECT_NE(looping.error().message.find("nested more than 512 levels deep (or an alias refers "
+                                         "to itself)"),
+            std::string::npos)
+      << looping.error().message;
+
+  std::string laughs = "a: &a [x, x, x, x, x, x, x, x, x, x]\n";
+  for (char level = 'b'; level <= 'i'; ++level) {
+    const std::string previous(1, static_cast<char>(level - 1));
+    laughs += std::string(1, level) + ": &" + level + " [";
+    for (int i = 0; i < 10; ++i) laughs += (i ? ", *" : "*") + previous;
+    laughs += "]\n";
+  }
+  auto multiplied = parseResourceText(laughs, "laughs.yaml");
+  ASSERT_FALSE(multiplied);
+  EXPECT_NE(multiplied.error().message.find("too many values"), std::string::npos)
+      << multiplied.error().message;
+
+  // Ordinary anchors still work.
+  auto merged = parseResourceText("base: &base {a: 1}\nother:\n  <<: *base\n  b: 2\n", "ok.yaml");
+  ASSERT_TRUE(merged) << merged.error().message;
+}
+
 struct FederateRun {
   std::ostringstream out;
   std::ostringstream err;
