@@ -89,7 +89,7 @@ start_manager() {
   STARTED=$!
   MANAGER_PIDS+=("$STARTED")
 }
-leads() { grep -q 'promoted as leader' "$KF_RUN_DIR/$1.log"; }
+leads() { grep -q 'promoted as leader' "$KF_RUN_DIR/$1.log" 2>/dev/null; }
 alive() { kill -0 "$1" 2>/dev/null; }
 
 # POSTs for ConfigMaps that a member's API server counted: with CODE only those answered so.
@@ -168,7 +168,13 @@ ROWS=()
 FAILED=0
 BASELINE_MEMBER1=""
 # counts: "<created member1> <created member2> <POSTs member1> <POSTs member2>" so far.
-counts() { echo "$(requests member1 201) $(requests member2 201) $(requests member1) $(requests member2)"; }
+# "<created> <conflicts> <all POSTs>" for member1, then member2 (created: 201; conflicts: 409,
+# a create of an object that already existed).
+counts() {
+  local m
+  for m in member1 member2; do printf '%s %s %s ' "$(requests $m 201)" "$(requests $m 409)" "$(requests $m)"; done
+  echo
+}
 # record SCENARIO FAULTS NS START "COUNTS_BEFORE" [EXTRA_FAILURE]
 record() {
   local scenario=$1 faults=$2 ns=$3 start=$4 extra=${6:-}
@@ -183,8 +189,15 @@ record() {
   fi
   lost=$((2 * COUNT - $(managed_in member1 "$ns") - $(managed_in member2 "$ns")))
   read -ra after <<<"$(counts)"
-  dup=$((after[0] - before[0] - COUNT + after[1] - before[1] - COUNT))
-  failed_posts=$((after[2] - before[2] + after[3] - before[3] - (after[0] - before[0]) - (after[1] - before[1])))
+  local -a d
+  for i in 0 1 2 3 4 5; do d[i]=$((after[i] - before[i])); done
+  # Duplicate writes: creates beyond COUNT, and creates of objects that already existed (409).
+  # When member2 restarted, its counters restarted too and the creates it counted before are
+  # gone: only its conflicts are counted (an object cannot be created twice, so a duplicate
+  # create shows as a 409).
+  dup=$((d[0] - COUNT + d[1] + d[4]))
+  [[ -n ${MEMBER2_RESTARTED:-} ]] || dup=$((dup + d[3] - COUNT))
+  failed_posts=$((d[2] - d[0] - d[1] + d[5] - d[3] - d[4]))
   stale=$(stale_versions "$ns")
   ((lost == 0 && dup == 0 && stale == 0)) || ok=0
   [[ -z $extra ]] || ok=0
@@ -192,7 +205,7 @@ record() {
   ((ok)) || { verdict="FAIL${extra:+: $extra}"; FAILED=1; }
   ((stale == 0)) || verdict="$verdict (stale or missing PropagatedVersions: $stale)"
   local dup_cell=$dup
-  ((failed_posts == 0)) || dup_cell="$dup ($failed_posts failed POSTs)"
+  ((failed_posts == 0)) || dup_cell="$dup ($failed_posts POSTs failed otherwise)"
   ROWS+=("| $scenario | $COUNT | $faults | $lost | $dup_cell | $converge | $verdict |")
   log "$scenario: lost=$lost duplicate_writes=$dup failed_posts=$failed_posts stale_versions=$stale converge=$converge $verdict"
 }
@@ -253,11 +266,14 @@ member_outage() { # member_outage SCENARIO MODE
   until_true 60 reaches member2 "$ns" 1 || true
   if [[ $mode == stop ]]; then
     # Its restart resets member2's counters: what it counted so far moves into the baseline.
+    # Requests it answered between this reading and its stop are lost, so its creates are not
+    # compared with COUNT (see record).
     local -a so_far counted
     read -ra so_far <<<"$(counts)"
     hack/local-clusters.sh stop member2 >/dev/null 2>&1
     read -ra counted <<<"$before"
-    before="${counted[0]} $((counted[1] - so_far[1])) ${counted[2]} $((counted[3] - so_far[3]))"
+    before="${counted[*]:0:3} $((counted[3] - so_far[3])) $((counted[4] - so_far[4])) $((counted[5] - so_far[5]))"
+    MEMBER2_RESTARTED=1
   else
     FROZEN_PID=$(awk '$1 == "apiserver-member2" {print $2}' "$KF_RUN_DIR/pids")
     kill -STOP "$FROZEN_PID"
@@ -282,6 +298,7 @@ member_outage() { # member_outage SCENARIO MODE
   [[ $mode == stop ]] && what="$what stopped" || what="$what SIGSTOPped"
   record "$scenario" "$what for ${DOWN_SECONDS} s (member1 received all in ${t:-?} s, baseline ${BASELINE_MEMBER1:-?} s)" \
     "$ns" "$start" "$before" "$extra"
+  MEMBER2_RESTARTED=""
 }
 scenario_member-down() { member_outage member-down stop; }
 scenario_member-frozen() { member_outage member-frozen freeze; }

@@ -31,6 +31,8 @@ bool needsQuotes(const std::string& text) {
     }
   }
   if (text.back() == ':') return true;
+  // A document marker at the start of a line would end the document.
+  if (text.rfind("---", 0) == 0 || text.rfind("...", 0) == 0) return true;
   return text.find(": ") != std::string::npos || text.find(" #") != std::string::npos;
 }
 
