@@ -51,6 +51,24 @@ Result<std::vector<std::string>> filesIn(const std::string& dir) {
   return files;
 }
 
+// kubectl decodes apiVersion and kind as strings and metadata as a mapping: a document of
+// another shape is refused here, so that no command meets one.
+Status checkShape(const Json& object, const std::string& source) {
+  for (const char* field : {"apiVersion", "kind"}) {
+    const auto value = object.find(field);
+    if (value != object.end() && !value->is_string()) {
+      return makeError(Reason::kInvalid, source + ": " + field + " must be a string, not " +
+                                             std::string(value->type_name()));
+    }
+  }
+  const auto metadata = object.find("metadata");
+  if (metadata != object.end() && !metadata->is_object()) {
+    return makeError(Reason::kInvalid, source + ": metadata must be a mapping, not " +
+                                           std::string(metadata->type_name()));
+  }
+  return boost::outcome_v2::success();
+}
+
 bool isList(const Json& object) {
   const std::string kind = object.value("kind", "");
   return kind.size() >= 4 && kind.compare(kind.size() - 4, 4, "List") == 0 &&
@@ -63,6 +81,7 @@ Status append(const Json& document, const std::string& source, std::vector<Sourc
                                            " is not an object (a mapping with kind and "
                                            "apiVersion)");
   }
+  KF_TRYV(checkShape(document, source));
   if (!isList(document)) {
     out.push_back({document, source});
     return boost::outcome_v2::success();

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "apis/meta/api_error.h"
 #include "apis/meta/object.h"
 
 namespace kf::kubefedctl {

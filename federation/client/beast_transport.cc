@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "apis/meta/ascii.h"
+#include "federation/client/certificate_caches.h"
 #include "federation/client/client_certificate.h"
 #include "federation/client/server_url.h"
 #include "federation/client/transport.h"
@@ -407,6 +408,7 @@ Result<std::shared_ptr<ssl::context>> makeTlsContext(const TlsConfig& tls) {
       context->use_certificate_chain(asio::buffer(tls.client_cert_pem));
       context->use_private_key(asio::buffer(tls.client_key_pem), ssl::context::pem);
     }
+    cacheCertificateExtensions(context->native_handle());
     return context;
   } catch (const boost::system::system_error& error) {
     return makeError(Reason::kBadConfig,

@@ -1,7 +1,9 @@
 #include "federation/crdgen/yaml_json.h"
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
+#include <optional>
 #include <regex>
 #include <sstream>
 
@@ -29,6 +31,8 @@ bool needsQuotes(const std::string& text) {
     }
   }
   if (text.back() == ':') return true;
+  // A document marker at the start of a line would end the document.
+  if (text.rfind("---", 0) == 0 || text.rfind("...", 0) == 0) return true;
   return text.find(": ") != std::string::npos || text.find(" #") != std::string::npos;
 }
 
@@ -162,7 +166,25 @@ Json scalarToJson(const YAML::Node& node) {
   return text;
 }
 
-Json nodeToJson(const YAML::Node& node) {
+// Bounds on turning one document into JSON. An alias inside the node it names makes yaml-cpp's
+// node graph a cycle, and aliases of aliases multiply ("billion laughs"): either would exhaust
+// the stack or memory. No Kubernetes object comes near these bounds.
+constexpr int kMaxDepth = 512;
+struct ConversionBudget {
+  std::size_t values_left;  // every scalar, sequence and mapping counts once
+};
+
+Json nodeToJson(const YAML::Node& node, ConversionBudget& budget, int depth = 0) {
+  if (depth > kMaxDepth) {
+    throw YAML::ParserException(node.Mark(), "nested more than " + std::to_string(kMaxDepth) +
+                                                 " levels deep (or an alias refers to itself)");
+  }
+  if (budget.values_left == 0) {
+    throw YAML::ParserException(node.Mark(),
+                                "too many values: aliases multiply the document beyond what it "
+                                "could hold written out");
+  }
+  --budget.values_left;
   switch (node.Type()) {
     case YAML::NodeType::Null:
     case YAML::NodeType::Undefined:
@@ -171,12 +193,14 @@ Json nodeToJson(const YAML::Node& node) {
       return scalarToJson(node);
     case YAML::NodeType::Sequence: {
       Json out = Json::array();
-      for (const auto& item : node) out.push_back(nodeToJson(item));
+      for (const auto& item : node) out.push_back(nodeToJson(item, budget, depth + 1));
       return out;
     }
     case YAML::NodeType::Map: {
       Json out = Json::object();
-      for (const auto& entry : node) out[entry.first.as<std::string>()] = nodeToJson(entry.second);
+      for (const auto& entry : node) {
+        out[entry.first.as<std::string>()] = nodeToJson(entry.second, budget, depth + 1);
+      }
       return out;
     }
   }
@@ -192,12 +216,79 @@ std::string toYaml(const OJson& value) {
   return out.str();
 }
 
+namespace {
+
+// Notes where the last document started; ignores everything else.
+class DocumentStarts final : public YAML::EventHandler {
+ public:
+  void OnDocumentStart(const YAML::Mark& mark) override { last = mark; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+
+  YAML::Mark last = YAML::Mark::null_mark();
+};
+
+// yaml-cpp 0.7's LoadAll never returns on some malformed streams (a line starting with ',' after
+// a block sequence, jbeder/yaml-cpp#1040): the parser reports a new empty document without
+// consuming anything, again and again, and LoadAll appends them until memory runs out. A first
+// pass that only notes where each document starts finds a document starting where the previous
+// one did and refuses the stream instead.
+Status checkDocumentsAdvance(const std::string& text) {
+  std::istringstream stream(text);
+  YAML::Parser parser(stream);
+  DocumentStarts starts;
+  std::optional<int> previous;
+  while (parser.HandleNextDocument(starts)) {
+    if (previous == starts.last.pos) {
+      return makeError(Reason::kInvalid, "error parsing YAML: unexpected content at line " +
+                                             std::to_string(starts.last.line + 1) + ", column " +
+                                             std::to_string(starts.last.column + 1));
+    }
+    previous = starts.last.pos;
+  }
+  return boost::outcome_v2::success();
+}
+
+// YAML streams are Unicode (go-yaml, and so kubectl, refuse other bytes); a string that is not
+// UTF-8 could not be sent to an API server or printed as JSON later. `what` names the value in
+// the error, which ends with the offending byte.
+Status checkUtf8(const Json& value, const std::string& what) {
+  try {
+    (void)value.dump();  // nlohmann's encoder checks every byte sequence
+  } catch (const Json::type_error& e) {
+    const std::string why = e.what();  // "... invalid UTF-8 byte at index 2: 0x92"
+    return makeError(Reason::kInvalid, "error parsing YAML: " + what + " is not UTF-8 (byte " +
+                                           why.substr(why.rfind(' ') + 1) + ")");
+  }
+  return boost::outcome_v2::success();
+}
+
+}  // namespace
+
 Result<std::vector<Json>> yamlDocumentsToJson(const std::string& text) {
   std::vector<Json> documents;
+  KF_TRYV(checkUtf8(Json(text), "the input"));
   try {
+    KF_TRYV(checkDocumentsAdvance(text));
+    // Written out, a value takes at least two bytes; ten times the text leaves room for
+    // ordinary anchors and aliases.
+    ConversionBudget budget{10 * text.size() + 10000};
     for (const auto& node : YAML::LoadAll(text)) {
       if (node.IsNull() || !node.IsDefined()) continue;
-      documents.push_back(nodeToJson(node));
+      documents.push_back(nodeToJson(node, budget));
+      // yaml-cpp can itself produce bytes that are not UTF-8 (its "\N" escape, a NUL in a plain
+      // scalar): such a document is refused too.
+      KF_TRYV(checkUtf8(documents.back(),
+                        "document " + std::to_string(documents.size()) + " holds a string that"));
     }
   } catch (const YAML::Exception& e) {
     return makeError(Reason::kInvalid, std::string("error parsing YAML: ") + e.what());

@@ -9,6 +9,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "federation/client/certificate_caches.h"
+
 namespace kf::serving {
 namespace {
 
@@ -55,6 +57,7 @@ Result<TlsContextPtr> makeServerTlsContext(const std::string& cert_pem, const st
   if (context->use_private_key(asio::buffer(key_pem), ssl::context::pem, ec); ec) {
     return loadError(source, "private key", ec);
   }
+  cacheCertificateExtensions(native);
   return context;
 }
 

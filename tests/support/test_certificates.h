@@ -63,6 +63,7 @@ struct CertificateSpec {
   long not_before_offset = -3600;  // seconds from now
   long not_after_offset = 3600;
   bool is_ca = false;
+  bool key_identifiers = false;  // subject and authority key identifiers, as openssl req adds
 };
 
 // Signed by `issuer` (nullptr: self-signed).
@@ -90,6 +91,10 @@ inline Credential makeCredential(const CertificateSpec& spec, const Credential* 
     addExtension(cert, issuer_cert, NID_basic_constraints, "CA:FALSE");
     addExtension(cert, issuer_cert, NID_ext_key_usage, "serverAuth");
     addExtension(cert, issuer_cert, NID_subject_alt_name, spec.subject_alt_names);
+  }
+  if (spec.key_identifiers) {
+    addExtension(cert, issuer_cert, NID_subject_key_identifier, "hash");
+    addExtension(cert, issuer_cert, NID_authority_key_identifier, "keyid:always");
   }
   X509_sign(cert, issuer != nullptr ? issuer->key.get() : made.key.get(), EVP_sha256());
   made.cert_pem = certPem(cert);

@@ -66,6 +66,18 @@ TEST(YamlToJsonTest, RoundTripsWhatToYamlPrints) {
   EXPECT_EQ(documents.value()[0], Json::parse(value.dump()));
 }
 
+// Found by the resource_yaml_fuzz target: a key or value starting with a document marker was
+// printed plain, and the printed YAML then read as two documents.
+TEST(YamlToJsonTest, QuotesTextThatStartsWithADocumentMarker) {
+  OJson value = OJson::object();
+  value["--- key"] = "--- value";
+  value["..."] = "...end";
+  auto documents = yamlDocumentsToJson(toYaml(value));
+  ASSERT_TRUE(documents) << documents.error().message << "\n" << toYaml(value);
+  ASSERT_EQ(documents.value().size(), 1u) << toYaml(value);
+  EXPECT_EQ(documents.value()[0], Json::parse(value.dump()));
+}
+
 TEST(YamlToJsonTest, ReadsSeveralDocumentsAndRejectsBrokenYaml) {
   auto documents = yamlDocumentsToJson("---\na: 1\n---\n---\nb: [x, 'y']\n");
   ASSERT_TRUE(documents);

@@ -269,6 +269,87 @@ TEST_F(ResourceFilesTest, ErrorsNameTheFileThatFailed) {
       << dangling.error().message;
 }
 
+// Found by the resource_yaml_fuzz target: a kind, apiVersion or metadata of another shape made
+// kubefedctl terminate with an uncaught JSON type error; it is refused with where and what.
+TEST_F(ResourceFilesTest, DocumentsOfAnotherShapeAreRefusedWithWhereAndWhat) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"apiVersion: v1\nkind:\n  name: s\nmetadata: {name: x}\n",
+       "kind must be a string, not object"},
+      {"apiVersion: v1\nkind:\nmetadata: {name: x}\n", "kind must be a string, not null"},
+      {"apiVersion: 1\nkind: ConfigMap\n", "apiVersion must be a string, not number"},
+      {"apiVersion: v1\nkind: ConfigMap\nmetadata: just a string\n",
+       "metadata must be a mapping, not string"},
+      {"apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: [Secret]}\n",
+       "item 1: kind must be a string, not array"}};
+  for (const auto& [text, message] : cases) {
+    auto parsed = parseResourceText(text, "odd.yaml");
+    ASSERT_FALSE(parsed) << text;
+    EXPECT_NE(parsed.error().message.find("odd.yaml"), std::string::npos) << parsed.error().message;
+    EXPECT_NE(parsed.error().message.find(message), std::string::npos) << parsed.error().message;
+  }
+}
+
+// Found by the resource_yaml_fuzz target: yaml-cpp 0.7 never returned on these (its LoadAll
+// appended empty documents until memory ran out); they are refused with the line.
+TEST_F(ResourceFilesTest, StreamsTheYamlLibraryWouldLoopOnAreRefused) {
+  for (const std::string text : {"- just\n,- a list\n", "[a]\n,\n", ",\n"}) {
+    auto parsed = parseResourceText(text, "loop.yaml");
+    ASSERT_FALSE(parsed) << text;
+    EXPECT_NE(
+        parsed.error().message.find("loop.yaml: error parsing YAML: unexpected content at line"),
+        std::string::npos)
+        << parsed.error().message;
+  }
+}
+
+// Found by the resource_yaml_fuzz target: bytes that are not UTF-8 were read into strings that
+// kubefedctl then could not encode (an uncaught JSON type error); they are refused as kubectl
+// refuses them.
+TEST_F(ResourceFilesTest, InputThatIsNotUtf8IsRefused) {
+  auto parsed = parseResourceText(
+      std::string("apiVersion: v1\nkind: ConfigMap\ndata: {k: \"a") + '\x92' + "b\"}\n",
+      "bytes.yaml");
+  ASSERT_FALSE(parsed);
+  // yaml-cpp writes its "\N" escape (U+0085) as the single byte 0x85.
+  auto escaped = parseResourceText("a: \"x\\Ny\"\n", "escape.yaml");
+  ASSERT_FALSE(escaped);
+  EXPECT_NE(escaped.error().message.find(
+                "escape.yaml: error parsing YAML: document 1 holds a string that is not UTF-8"),
+            std::string::npos)
+      << escaped.error().message;
+  EXPECT_NE(parsed.error().message.find(
+                "bytes.yaml: error parsing YAML: the input is not UTF-8 (byte 0x92)"),
+            std::string::npos)
+      << parsed.error().message;
+}
+
+// Found by the resource_yaml_fuzz target: an alias inside the node it names overflowed the stack
+// (kubefedctl crashed); aliases of aliases could exhaust memory. Both are refused.
+TEST_F(ResourceFilesTest, AliasesThatLoopOrMultiplyAreRefused) {
+  auto looping = parseResourceText("base: &base\n  <<: *base\n  c: 1\n", "loop.yaml");
+  ASSERT_FALSE(looping);
+  EXPECT_NE(looping.error().message.find("nested more than 512 levels deep (or an alias refers "
+                                         "to itself)"),
+            std::string::npos)
+      << looping.error().message;
+
+  std::string laughs = "a: &a [x, x, x, x, x, x, x, x, x, x]\n";
+  for (char level = 'b'; level <= 'i'; ++level) {
+    const std::string previous(1, static_cast<char>(level - 1));
+    laughs += std::string(1, level) + ": &" + level + " [";
+    for (int i = 0; i < 10; ++i) laughs += (i ? ", *" : "*") + previous;
+    laughs += "]\n";
+  }
+  auto multiplied = parseResourceText(laughs, "laughs.yaml");
+  ASSERT_FALSE(multiplied);
+  EXPECT_NE(multiplied.error().message.find("too many values"), std::string::npos)
+      << multiplied.error().message;
+
+  // Ordinary anchors still work.
+  auto merged = parseResourceText("base: &base {a: 1}\nother:\n  <<: *base\n  b: 2\n", "ok.yaml");
+  ASSERT_TRUE(merged) << merged.error().message;
+}
+
 struct FederateRun {
   std::ostringstream out;
   std::ostringstream err;

@@ -1,0 +1,362 @@
+// Credentials never leak (issue 12 item 8): the controller manager and the webhook at -v 10 and
+// `kubefedctl join` / `enable` at --v=10 run a whole federation (two members joined, a
+// FederatedSecret propagated with an override, a member behind a wrong CA, one with a rejected
+// token); then every line they wrote and every Event in the host and the members is searched for
+// every credential involved. The member behind the wrong CA must be Offline with a message that
+// says the TLS verification failed and why.
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <iostream>
+#include <memory>
+#include <random>
+#include <sstream>
+
+#include "federation/client/base64.h"
+#include "federation/client/resource_client.h"
+#include "tests/e2e/kubefedctl_runner.h"
+#include "tests/e2e/webhook_registration.h"
+#include "tests/integration/local_clusters.h"
+#include "tests/integration/process.h"
+#include "tests/integration/resources.h"
+#include "tests/support/secret_volume.h"
+#include "tests/support/temp_dir.h"
+#include "tests/support/test_certificates.h"
+
+namespace kf::integration {
+namespace {
+// A namespace of its own: in a unity build this file shares a translation unit with other tests.
+namespace secrets {
+
+using std::chrono::seconds;
+
+const GroupVersionResource kFederatedSecrets{"types.kubefed.io", "v1beta1", "federatedsecrets",
+                                             true};
+const GroupVersionResource kFederatedNamespaces{"types.kubefed.io", "v1beta1",
+                                                "federatednamespaces", true};
+
+// A value no log line could hold by chance.
+std::string randomSecret(const std::string& prefix) {
+  std::random_device device;
+  std::mt19937_64 random(device());
+  std::ostringstream out;
+  out << prefix << std::hex << random() << random();
+  return out.str();
+}
+
+// One credential and the forms in which it could leak.
+struct Credential {
+  std::string what;
+  std::vector<std::string> forms;
+};
+
+// The value itself, its base64 (Secret data, kubeconfig *-data fields) and, for long values, a
+// tail: a log line that truncates a token still leaks its signature.
+Credential credential(const std::string& what, const std::string& value) {
+  Credential c{what, {value, base64Encode(value)}};
+  if (value.size() > 40) c.forms.push_back(value.substr(value.size() - 24));
+  return c;
+}
+
+// A PEM private key leaks when any of its base64 body lines does (and as kubeconfig data).
+Credential privateKey(const std::string& what, const std::string& pem) {
+  Credential c{what, {base64Encode(pem)}};
+  std::istringstream lines(pem);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.size() >= 40 && line.rfind("-----", 0) != 0) c.forms.push_back(line);
+  }
+  return c;
+}
+
+// Every Event of a cluster, all namespaces, as JSON text.
+std::string eventsOf(RestClient& cluster) {
+  auto listed = ResourceClient(cluster, kEvents).listAll({});
+  EXPECT_TRUE(listed) << listed.error().describe();
+  return listed ? Json(listed.value().items).dump() : "";
+}
+
+class SecretsE2ETest : public testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(ensureKubeFedCrds(), "");
+    host_ = clusters_.client("host");
+    kubefed_ns_ = std::make_unique<TestNamespace>(*host_, "kf-secrets");
+    work_ns_ = std::make_unique<TestNamespace>(*host_, "kf-secrets-work");
+    ASSERT_NO_FATAL_FAILURE(startWebhook());
+    ASSERT_NO_FATAL_FAILURE(writeKubeFedConfig());
+    manager_ = std::make_unique<ChildProcess>(
+        builtBinary("cmd/controller-manager/controller-manager"),
+        std::vector<std::string>{"--kubeconfig", clusters_.kubeconfigPath(), "--kubefed-namespace",
+                                 ns(), "--healthz-addr", "127.0.0.1:0", "--metrics-addr",
+                                 "127.0.0.1:0", "-v", "10"});
+    ASSERT_TRUE(manager_->waitForLog("Starting FederatedTypeConfig controller")) << manager_->log();
+  }
+
+  void TearDown() override {
+    if (manager_) manager_->signal(SIGTERM);
+    if (manager_) manager_->wait(seconds(30));
+    if (!host_ || !work_ns_) return;
+    // The manager is gone: release the federated objects, so that their namespace can go.
+    for (const auto& resource : {kFederatedSecrets, kFederatedNamespaces}) {
+      ResourceClient objects(*host_, resource, work_ns_->name());
+      auto listed = objects.listAll({});
+      if (!listed) continue;
+      for (const auto& object : listed.value().items) {
+        (void)objects.patch(objectName(object), PatchType::kMerge,
+                            R"({"metadata":{"finalizers":null}})");
+      }
+    }
+    for (const std::string member : {"member1", "member2"}) {
+      kubefedctl(
+          {"unjoin", member, "--cluster-context", member, "--host-cluster-name", ns(), "--force"});
+    }
+    registration_.reset();
+    if (HasFailure() && manager_) std::cerr << "controller manager log:\n" << manager_->log();
+    if (HasFailure() && webhook_) std::cerr << "webhook log:\n" << webhook_->log();
+  }
+
+  const std::string& ns() const { return kubefed_ns_->name(); }
+  std::string env(const std::string& key) const { return clusters_.env(key); }
+
+  // The webhook at -v 10, registered for the KubeFed namespace: the KubeFedClusters join writes
+  // and their status updates pass through it.
+  void startWebhook() {
+    volume_.publish({{"tls.crt", serving_.cert_pem}, {"tls.key", serving_.key_pem}});
+    webhook_ = std::make_unique<ChildProcess>(
+        builtBinary("cmd/webhook/webhook"),
+        std::vector<std::string>{"--secure-port=0", "--cert-dir=" + certs_.path(),
+                                 "--kubeconfig=" + clusters_.kubeconfigPath(), "-v", "10"});
+    ASSERT_TRUE(webhook_->waitForLog("Serving webhook server on")) << webhook_->log();
+    const int port = servedPort(*webhook_, "webhook server");
+    ASSERT_GT(port, 0) << webhook_->log();
+    registration_ = std::make_unique<WebhookRegistration>(*host_, ns(), port, ca_.cert_pem);
+    // The API server picks up webhook configurations asynchronously: wait until it calls ours.
+    const Json probe = {{"apiVersion", "core.kubefed.io/v1beta1"},
+                        {"kind", "KubeFedConfig"},
+                        {"metadata", {{"name", "probe"}}},
+                        {"spec", {{"scope", "Everywhere"}}}};
+    ASSERT_TRUE(eventually([&] {
+      RestRequest request;
+      request.method = "POST";
+      request.path = "/apis/core.kubefed.io/v1beta1/namespaces/" + ns() + "/kubefedconfigs";
+      request.query = {{"dryRun", "All"}};
+      request.body = probe.dump();
+      auto sent = host_->send(request);
+      return !sent && sent.error().message.find("denied the request") != std::string::npos;
+    })) << webhook_->log();
+  }
+
+  void writeKubeFedConfig() {
+    auto created =
+        ResourceClient(*host_, kKubeFedConfigs, ns())
+            .create({{"apiVersion", "core.kubefed.io/v1beta1"},
+                     {"kind", "KubeFedConfig"},
+                     {"metadata", {{"name", "kubefed"}, {"namespace", ns()}}},
+                     {"spec", kubeFedConfigSpec(
+                                  {{"clusterHealthCheck", {{"period", "1s"}, {"timeout", "2s"}}},
+                                   {"controllerDuration",
+                                    {{"availableDelay", "1s"}, {"unavailableDelay", "1s"}}}})}});
+    ASSERT_TRUE(created) << created.error().describe();
+  }
+
+  // kubefedctl ARGS at --v=10 against this test's KubeFed namespace; its output is kept.
+  RunResult kubefedctl(std::vector<std::string> args) {
+    args.insert(args.end(), {"--kubefed-namespace", ns(), "--v=10"});
+    RunResult result = runKubefedctl(args);
+    cli_output_ += result.out + result.err;
+    return result;
+  }
+
+  void create(const GroupVersionResource& resource, const std::string& ns, const Json& object) {
+    auto created = ResourceClient(*host_, resource, ns).create(object);
+    ASSERT_TRUE(created) << created.error().describe();
+  }
+
+  // A KubeFedCluster for member1 whose Secret holds `token`; `ca_pem` as its caBundle.
+  void addBrokenCluster(const std::string& name, const std::string& ca_pem,
+                        const std::string& token) {
+    create(kSecrets, ns(),
+           {{"apiVersion", "v1"},
+            {"kind", "Secret"},
+            {"metadata", {{"name", name}}},
+            {"data", {{"token", base64Encode(token)}}}});
+    create(kKubeFedClusters, ns(),
+           {{"apiVersion", "core.kubefed.io/v1beta1"},
+            {"kind", "KubeFedCluster"},
+            {"metadata", {{"name", name}}},
+            {"spec",
+             {{"apiEndpoint", env("KF_MEMBER1_SERVER")},
+              {"caBundle", base64Encode(ca_pem)},
+              {"secretRef", {{"name", name}}}}}});
+  }
+
+  // The message of a KubeFedCluster's Offline=True condition ("" while there is none).
+  std::string offlineMessage(const std::string& cluster) {
+    auto object = ResourceClient(*host_, kKubeFedClusters, ns()).get(cluster);
+    if (!object) return "";
+    const Json& status = object.value().value("status", Json::object());
+    for (const auto& c : status.value("conditions", Json::array())) {
+      if (c.value("type", "") == "Offline" && c.value("status", "") == "True") {
+        return c.value("reason", "") + ": " + c.value("message", "");
+      }
+    }
+    return "";
+  }
+
+  // The member token of every KubeFedCluster in the KubeFed namespace (from its Secret).
+  std::vector<Credential> clusterTokens() {
+    std::vector<Credential> tokens;
+    auto clusters = ResourceClient(*host_, kKubeFedClusters, ns()).listAll({});
+    EXPECT_TRUE(clusters) << clusters.error().describe();
+    if (!clusters) return tokens;
+    for (const auto& cluster : clusters.value().items) {
+      const std::string secret_name = cluster["spec"]["secretRef"].value("name", "");
+      auto secret = ResourceClient(*host_, kSecrets, ns()).get(secret_name);
+      EXPECT_TRUE(secret) << secret_name << ": " << secret.error().describe();
+      if (!secret) continue;
+      const auto token = base64Decode(secret.value()["data"].value("token", ""));
+      EXPECT_TRUE(token && !token.value().empty()) << secret_name;
+      if (token) {
+        tokens.push_back(credential(
+            "the token of KubeFedCluster " + objectName(cluster) + " (Secret " + secret_name + ")",
+            token.value()));
+      }
+    }
+    return tokens;
+  }
+
+  LocalClusters& clusters_ = LocalClusters::get();
+  std::unique_ptr<RestClient> host_;
+  std::unique_ptr<TestNamespace> kubefed_ns_;
+  std::unique_ptr<TestNamespace> work_ns_;
+  test::TempDir certs_;
+  test::SecretVolume volume_{certs_};
+  test::Credential ca_ = test::makeCa("secrets-e2e-ca");
+  test::Credential serving_ = webhookServingCert(ca_);
+  std::unique_ptr<ChildProcess> webhook_;
+  std::unique_ptr<WebhookRegistration> registration_;
+  std::unique_ptr<ChildProcess> manager_;
+  std::string cli_output_;
+};
+
+TEST_F(SecretsE2ETest, NoCredentialAppearsInAnyLogOrEventAndAWrongCaSaysWhy) {
+  // 1. A federation: both members joined, namespaces and secrets federated.
+  for (const std::string member : {"member1", "member2"}) {
+    const RunResult joined =
+        kubefedctl({"join", member, "--cluster-context", member, "--host-cluster-name", ns()});
+    ASSERT_EQ(joined.exit_code, 0) << describe(joined);
+  }
+  for (const std::string type : {"namespaces", "secrets"}) {
+    const RunResult enabled = kubefedctl({"enable", type});
+    ASSERT_EQ(enabled.exit_code, 0) << describe(enabled);
+  }
+
+  // 2. Two members that fail: a CA that did not sign the server's certificate (member1's admin
+  // token in its Secret), and a token the member rejects.
+  const std::string rejected_token = randomSecret("rejected-token-");
+  ASSERT_NO_FATAL_FAILURE(
+      addBrokenCluster("wrong-ca", readFile(env("KF_ADMIN_CERT_FILE")), env("KF_MEMBER1_TOKEN")));
+  ASSERT_NO_FATAL_FAILURE(
+      addBrokenCluster("rejected-token", readFile(env("KF_CA_FILE")), rejected_token));
+
+  // 3. A FederatedSecret in both members, member2 with an overridden value.
+  const std::string work = work_ns_->name();
+  const std::string value = randomSecret("secret-value-");
+  const std::string overridden = randomSecret("overridden-value-");
+  ASSERT_NO_FATAL_FAILURE(create(
+      kFederatedNamespaces, work,
+      {{"apiVersion", "types.kubefed.io/v1beta1"},
+       {"kind", "FederatedNamespace"},
+       {"metadata", {{"name", work}, {"namespace", work}}},
+       {"spec", {{"placement", {{"clusters", {{{"name", "member1"}}, {{"name", "member2"}}}}}}}}}));
+  ASSERT_NO_FATAL_FAILURE(
+      create(kFederatedSecrets, work,
+             {{"apiVersion", "types.kubefed.io/v1beta1"},
+              {"kind", "FederatedSecret"},
+              {"metadata", {{"name", "credentials"}, {"namespace", work}}},
+              {"spec",
+               {{"template", {{"type", "Opaque"}, {"data", {{"password", base64Encode(value)}}}}},
+                {"placement", {{"clusters", {{{"name", "member1"}}, {{"name", "member2"}}}}}},
+                {"overrides",
+                 {{{"clusterName", "member2"},
+                   {"clusterOverrides",
+                    {{{"path", "/data/password"}, {"value", base64Encode(overridden)}}}}}}}}}}));
+  auto password_in = [&](const std::string& member) -> std::string {
+    auto secret = ResourceClient(*clusters_.client(member), kSecrets, work).get("credentials");
+    if (!secret) return "";
+    return base64Decode(secret.value()["data"].value("password", "")).value_or("");
+  };
+  ASSERT_TRUE(eventually([&] { return password_in("member1") == value; }, seconds(90)))
+      << manager_->log();
+  ASSERT_TRUE(eventually([&] { return password_in("member2") == overridden; }, seconds(90)))
+      << manager_->log();
+
+  // 4. The wrong CA: Offline, and the message says the TLS verification failed and why.
+  ASSERT_TRUE(eventually([&] { return !offlineMessage("wrong-ca").empty(); }, seconds(60)));
+  const std::string wrong_ca = offlineMessage("wrong-ca");
+  EXPECT_NE(wrong_ca.find("ClusterNotReachable: cluster is not reachable"), std::string::npos)
+      << wrong_ca;
+  EXPECT_NE(wrong_ca.find("the server certificate did not verify"), std::string::npos) << wrong_ca;
+  EXPECT_NE(wrong_ca.find("certificate"), std::string::npos) << wrong_ca;
+  ASSERT_TRUE(eventually([&] { return !offlineMessage("rejected-token").empty(); }, seconds(60)));
+  EXPECT_NE(offlineMessage("rejected-token").find("401"), std::string::npos)
+      << offlineMessage("rejected-token");
+  // The failed probes were recorded as Events on the clusters (so the search below covers them).
+  ASSERT_TRUE(eventually([&] {
+    const std::string events = eventsOf(*host_);
+    return events.find("RetrievingClusterHealthFailed") != std::string::npos &&
+           events.find("\"wrong-ca\"") != std::string::npos;
+  }));
+
+  // 5. Every credential of the run, in every form it could leak in.
+  std::vector<Credential> secrets = clusterTokens();
+  ASSERT_GE(secrets.size(), 4u) << "member1, member2, wrong-ca and rejected-token";
+  for (const std::string cluster : {"HOST", "MEMBER1", "MEMBER2"}) {
+    secrets.push_back(credential("KF_" + cluster + "_TOKEN", env("KF_" + cluster + "_TOKEN")));
+    secrets.push_back(
+        credential("KF_" + cluster + "_USER_TOKEN", env("KF_" + cluster + "_USER_TOKEN")));
+  }
+  secrets.push_back(privateKey("the admin client key", readFile(env("KF_ADMIN_KEY_FILE"))));
+  secrets.push_back(privateKey("the webhook's serving key", serving_.key_pem));
+  secrets.push_back(credential("the FederatedSecret's value", value));
+  secrets.push_back(credential("the FederatedSecret's overridden value", overridden));
+
+  // 6. Everything the processes wrote and every Event, after the manager and the webhook stop.
+  manager_->signal(SIGTERM);
+  EXPECT_EQ(manager_->wait(seconds(30)).value_or(-1), 0);
+  webhook_->signal(SIGTERM);
+  EXPECT_EQ(webhook_->wait(seconds(30)).value_or(-1), 0);
+  const std::vector<std::pair<std::string, std::string>> haystacks = {
+      {"the controller manager's log", manager_->log()},
+      {"the webhook's log", webhook_->log()},
+      {"kubefedctl's output", cli_output_},
+      {"the host's Events", eventsOf(*host_)},
+      {"member1's Events", eventsOf(*clusters_.client("member1"))},
+      {"member2's Events", eventsOf(*clusters_.client("member2"))}};
+  // The search covers what it should: the runs were verbose and saw the objects involved.
+  EXPECT_NE(haystacks[3].second.find("\"credentials\""), std::string::npos)
+      << "no Event about the FederatedSecret";
+  EXPECT_NE(manager_->log().find("cluster=wrong-ca"), std::string::npos);
+  EXPECT_NE(webhook_->log().find("Admission review path=/validate-kubefedcluster"),
+            std::string::npos)
+      << webhook_->log();
+  EXPECT_NE(cli_output_.find("member1"), std::string::npos);
+  for (const auto& [where, text] : haystacks) {
+    for (const auto& secret : secrets) {
+      for (const auto& form : secret.forms) {
+        ASSERT_FALSE(form.empty()) << secret.what;
+        const auto at = text.find(form);
+        // The text before it says which line leaked, without printing the credential again.
+        EXPECT_EQ(at, std::string::npos)
+            << secret.what << " appears in " << where << " after: ..."
+            << text.substr(at > 120 ? at - 120 : 0, at > 120 ? 120 : at);
+      }
+    }
+  }
+}
+
+}  // namespace secrets
+}  // namespace
+}  // namespace kf::integration
