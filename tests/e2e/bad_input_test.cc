@@ -124,17 +124,7 @@ class BadInputE2ETest : public testing::Test {
     for (const std::string m : {"member1", "member2"}) {
       kubefedctl({"unjoin", m, "--cluster-context", m, "--host-cluster-name", ns(), "--force"});
     }
-    // The manager is gone: release the federated objects, so that their namespace and the
-    // widgets' CRD can go.
-    for (const auto& resource : {kFederatedWidgets, kFederatedConfigMaps, kFederatedNamespaces}) {
-      ResourceClient objects(*host_, resource, work());
-      auto listed = objects.listAll({});
-      if (!listed) continue;
-      for (const auto& object : listed.value().items) {
-        (void)objects.patch(objectName(object), PatchType::kMerge,
-                            R"({"metadata":{"finalizers":null}})");
-      }
-    }
+    releaseFederatedObjects(*host_);
     (void)ResourceClient(*host_, kCrds).remove("federatedwidgets.types.kubefed.io");
     for (RestClient* cluster :
          {host_.get(), members_["member1"].get(), members_["member2"].get()}) {

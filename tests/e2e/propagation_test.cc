@@ -173,7 +173,11 @@ class Federation {
   }
 
   ~Federation() {
-    if (manager_) manager_->signal(SIGTERM);
+    if (manager_) {
+      manager_->signal(SIGTERM);
+      manager_->wait(seconds(30));
+    }
+    releaseFederatedObjects(*host_);
     for (const std::string member : {"member1", "member2"}) {
       kubefedctl({"unjoin", member, "--cluster-context", member, "--host-cluster-name",
                   kubefed_ns_.name(), "--force"});

@@ -82,7 +82,11 @@ class SchedulingFederation {
   }
 
   ~SchedulingFederation() {
-    if (manager_) manager_->signal(SIGTERM);
+    if (manager_) {
+      manager_->signal(SIGTERM);
+      manager_->wait(seconds(30));
+    }
+    releaseFederatedObjects(*host_);
     for (const std::string& member : kRspMembers) {
       kubefedctl({"unjoin", member, "--cluster-context", member, "--host-cluster-name",
                   kubefed_ns_.name(), "--force"});

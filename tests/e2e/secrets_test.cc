@@ -98,16 +98,7 @@ class SecretsE2ETest : public testing::Test {
     if (manager_) manager_->signal(SIGTERM);
     if (manager_) manager_->wait(seconds(30));
     if (!host_ || !work_ns_) return;
-    // The manager is gone: release the federated objects, so that their namespace can go.
-    for (const auto& resource : {kFederatedSecrets, kFederatedNamespaces}) {
-      ResourceClient objects(*host_, resource, work_ns_->name());
-      auto listed = objects.listAll({});
-      if (!listed) continue;
-      for (const auto& object : listed.value().items) {
-        (void)objects.patch(objectName(object), PatchType::kMerge,
-                            R"({"metadata":{"finalizers":null}})");
-      }
-    }
+    releaseFederatedObjects(*host_);
     for (const std::string member : {"member1", "member2"}) {
       kubefedctl(
           {"unjoin", member, "--cluster-context", member, "--host-cluster-name", ns(), "--force"});

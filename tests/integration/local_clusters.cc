@@ -147,6 +147,32 @@ TestNamespace::~TestNamespace() {
   (void)namespaces.remove(name_);
 }
 
+void releaseFederatedObjects(RestClient& host) {
+  auto crds =
+      ResourceClient(host, {"apiextensions.k8s.io", "v1", "customresourcedefinitions", false})
+          .listAll({});
+  if (!crds) return;
+  for (const Json& crd : crds.value().items) {
+    const Json& spec = crd["spec"];
+    const std::string kind = spec["names"].value("kind", "");
+    if (!kind.starts_with("Federated") || spec.value("group", "") == "core.kubefed.io") continue;
+    for (const Json& version : spec["versions"]) {
+      if (!version.value("storage", false)) continue;
+      const GroupVersionResource resource{spec.value("group", ""), version.value("name", ""),
+                                          spec["names"].value("plural", ""),
+                                          spec.value("scope", "") == "Namespaced"};
+      auto objects = ResourceClient(host, resource, "").listAll({});
+      if (!objects) continue;
+      for (const Json& object : objects.value().items) {
+        if (!object["metadata"].contains("finalizers")) continue;
+        (void)ResourceClient(host, resource, object["metadata"].value("namespace", ""))
+            .patch(object["metadata"].value("name", ""), PatchType::kMerge,
+                   R"({"metadata":{"finalizers":null}})");
+      }
+    }
+  }
+}
+
 std::string ensureKubeFedCrds() {
   static std::mutex mu;
   static bool installed = false;

@@ -50,6 +50,13 @@ class TestNamespace {
   std::string name_;
 };
 
+// Drops the finalizers of every federated object on the host (instances of the CRDs whose kind
+// starts with "Federated", outside core.kubefed.io). Call it once the suite's controller manager
+// has exited: otherwise the sync controller's finalizer keeps the objects, and deleting their CRD
+// (as `kubefedctl disable --delete-crd` and other suites do) leaves it Terminating, refusing
+// every create of that type until the run ends.
+void releaseFederatedObjects(RestClient& host);
+
 // Installs KubeFed's CRDs (charts/kubefed/.../crds.yaml) in the host and waits until they are
 // Established. Idempotent and cheap after the first call; "" on success, else what failed.
 std::string ensureKubeFedCrds();
