@@ -44,10 +44,9 @@ class SchedulingFederation {
         {{"apiVersion", "core.kubefed.io/v1beta1"},
          {"kind", "KubeFedConfig"},
          {"metadata", {{"name", "kubefed"}, {"namespace", kubefed_ns_.name()}}},
-         {"spec",
-          {{"scope", "Cluster"},
-           {"controllerDuration", {{"availableDelay", "1s"}, {"unavailableDelay", "1s"}}},
-           {"clusterHealthCheck", {{"period", "1s"}, {"timeout", "2s"}}}}}});
+         {"spec", kubeFedConfigSpec({{"clusterHealthCheck", {{"period", "1s"}, {"timeout", "2s"}}},
+                                     {"controllerDuration",
+                                      {{"availableDelay", "1s"}, {"unavailableDelay", "1s"}}}})}});
     EXPECT_TRUE(config) << config.error().describe();
     manager_ = std::make_unique<ChildProcess>(
         builtBinary("cmd/controller-manager/controller-manager"),
@@ -251,16 +250,20 @@ TEST_F(SchedulingE2ETest, RemovingTheRspLeavesTheLastPlacement) {
 
   // An edit by hand sticks: the members follow it, and a reconcile of the RSP controller after
   // a later change of the object leaves it as edited.
+  // (Read, edit and update again on a Conflict: the sync controller writes the status meanwhile.)
   ResourceClient federated(fed().host(), kFederatedDeployments, fed().ns());
-  auto object = federated.get(name);
-  ASSERT_TRUE(object);
-  Json edited = object.value();
+  Json edited;
+  ASSERT_TRUE(eventually([&] {
+    auto object = federated.get(name);
+    if (!object) return false;
+    edited = object.value();
+    for (Json& entry : edited["spec"]["overrides"]) {
+      if (entry["clusterName"] == "member1") entry["clusterOverrides"][0]["value"] = 1;
+    }
+    return static_cast<bool>(federated.update(edited));
+  }));
   EXPECT_EQ(edited["spec"]["placement"]["clusters"],
             Json::parse(R"([{"name":"member1"},{"name":"member2"}])"));
-  for (Json& entry : edited["spec"]["overrides"]) {
-    if (entry["clusterName"] == "member1") entry["clusterOverrides"][0]["value"] = 1;
-  }
-  ASSERT_TRUE(federated.update(edited));
   expectMemberReplicas(name, {{"member1", "1"}, {"member2", "2"}});
   const long before = reconciles("schedulingpreferencecontroller");
   ASSERT_TRUE(
