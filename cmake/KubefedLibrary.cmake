@@ -19,6 +19,16 @@ endif()
 if(KUBEFED_WERROR)
   target_compile_options(kubefed_options INTERFACE -Werror)
 endif()
+if(KUBEFED_SANITIZE)
+  # A sanitizer's report needs file and line of each frame, not variables and types: line tables
+  # only make the objects a third smaller and the build about a sixth faster. Debug with the dev
+  # preset.
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    target_compile_options(kubefed_options INTERFACE -gline-tables-only)
+  else()
+    target_compile_options(kubefed_options INTERFACE -g1)
+  endif()
+endif()
 if(KUBEFED_SANITIZE STREQUAL "address")
   target_compile_options(kubefed_options INTERFACE -fsanitize=address,undefined
     -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
@@ -82,6 +92,11 @@ function(kubefed_library)
   endif()
 endfunction()
 
+# KUBEFED_TESTS_SYNTAX_ONLY (the gcc preset): test sources are compiled with -fsyntax-only, so
+# the compiler's warnings cover them without code generation or linking (about a third of the
+# time of a build), and only the node tests are built and registered.
+option(KUBEFED_TESTS_SYNTAX_ONLY "Check the test sources without building them (node tests excepted)" OFF)
+
 # kubefed_test(NAME <target> DEPS <targets...> [LABELS ...] [FIXTURE <local clusters fixture>]):
 # every *_test.cc of the calling folder in one GoogleTest binary, each test registered with
 # CTest. With FIXTURE, the binary gets a set of local clusters of its own
@@ -91,6 +106,14 @@ function(kubefed_test)
   cmake_parse_arguments(ARG "" "NAME;FIXTURE;FIXTURE_THEN" "DEPS;LABELS;FIXTURE_ENV" ${ARGN})
   file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*_test.cc)
   if(NOT sources)
+    return()
+  endif()
+  if(KUBEFED_TESTS_SYNTAX_ONLY AND NOT "node" IN_LIST ARG_LABELS)
+    # No object file is written, so Ninja checks these sources again on every build.
+    add_library(${ARG_NAME} OBJECT ${sources})
+    target_link_libraries(${ARG_NAME} PRIVATE kubefed_options ${ARG_DEPS} GTest::gmock)
+    target_compile_options(${ARG_NAME} PRIVATE -fsyntax-only)
+    kubefed_use_pch(${ARG_NAME} TEST)
     return()
   endif()
   add_executable(${ARG_NAME} ${sources})

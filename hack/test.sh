@@ -5,22 +5,25 @@
 #
 #   asan  Clang 14, ASan + UBSan, -Werror: unit and integration tests, the libFuzzer smoke runs
 #   tsan  Clang 14, ThreadSanitizer, -Werror: unit, integration and end-to-end tests
-#   dev   GCC 12, -Werror: unit tests (GCC's warnings over every file) and, once, the node tests:
-#         the Helm chart with the image built from build/dev (the tests' fixture builds and loads
-#         it) on local clusters with a real node
+#   gcc   GCC 12, -Werror: GCC's warnings over every file (test sources checked with
+#         -fsyntax-only, not built: their tests run in the two presets above), and, once, the
+#         node tests: the Helm chart with the image built from build/gcc (the tests' fixture builds
+#         and loads it) on local clusters with a real node
 #
-# While one preset's tests run (they mostly wait on API servers), the next preset builds in the
-# background at the lowest CPU priority. The integration and the end-to-end tests each have
+# The Kubernetes binaries the tests need (kube-apiserver, helm) build from source while the static
+# checks run and the first preset builds; the node set (kube-controller-manager, kubelet, ...)
+# builds beside the gcc preset. While one preset's tests run (they mostly wait on API servers),
+# the next preset builds in the background at the lowest CPU priority. The integration and the end-to-end tests each have
 # their own local clusters (tests/integration/fixture), so they run side by side. clang-tidy runs
 # over the non-test sources in the background while the first Clang preset's tests run. At the
 # end a table shows where the time went, also when something failed.
 #
-# Usage: hack/test.sh [preset...]     (default: asan tsan dev)
+# Usage: hack/test.sh [preset...]     (default: asan tsan gcc)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 presets=("$@")
-[[ ${#presets[@]} -gt 0 ]] || presets=(asan tsan dev)
+[[ ${#presets[@]} -gt 0 ]] || presets=(asan tsan gcc)
 # ctest -j: one slot per fixture's chain of cluster tests, the rest for unit tests.
 CTEST_JOBS=${KF_CTEST_JOBS:-4}
 LOG_DIR=$(mktemp -d /tmp/kubefed-cpp-test.XXXXXX)
@@ -62,17 +65,45 @@ configure() { cmake --preset "$1" >/dev/null; }
 build() { cmake --build --preset "$1" -j "$(nproc)"; }
 # Background builds log to a file (printed if they fail) and yield the CPU to the tests.
 build_quietly() { nice -n 19 cmake --build --preset "$1" -j "$(nproc)" >"$LOG_DIR/$1.build.log" 2>&1; }
-# The node set of Kubernetes binaries (kubelet, kube-proxy, kube-scheduler) is only needed by the
-# dev preset's node tests: it builds in the background chain, before the dev build.
-build_node_binaries() { nice -n 19 hack/build-kube-binaries.sh node >"$LOG_DIR/node-binaries.log" 2>&1; }
+runs_node_tests() { [[ $1 == gcc || $1 == dev ]]; }
+# The node set of Kubernetes binaries is only needed by the node tests: it builds beside the build
+# of the preset that runs them.
+build_node_binaries() {
+  nice -n 19 hack/build-kube-binaries.sh node >"$LOG_DIR/node-binaries.log" 2>&1 ||
+    { tail -n 50 "$LOG_DIR/node-binaries.log" >&2 && return 1; }
+}
+build_with_node_binaries() { # build_with_node_binaries BUILD-FUNCTION PRESET
+  local node status=0
+  timed "node:kubernetes-binaries" build_node_binaries &
+  node=$!
+  "$1" "$2" || status=$?
+  wait "$node" || status=1
+  return "$status"
+}
 background_build() { # background_build PRESET
-  if [[ $1 == dev ]]; then
-    timed "node:kubernetes-binaries" build_node_binaries || {
-      tail -n 50 "$LOG_DIR/node-binaries.log" >&2
-      return 1
-    }
+  if runs_node_tests "$1"; then
+    timed "$1:build(background)" build_with_node_binaries build_quietly "$1"
+  else
+    timed "$1:build(background)" build_quietly "$1"
   fi
-  timed "$1:build(background)" build_quietly "$1"
+}
+# The test set of Kubernetes binaries: built in the background from the start, waited for before
+# the first tests. Its directory goes to PATH.
+start_test_binaries() {
+  timed setup:kubernetes-binaries hack/build-kube-binaries.sh test \
+    >"$LOG_DIR/kube-bin-dir" 2>"$LOG_DIR/kube-binaries.log" &
+  test_binaries=$!
+}
+await_test_binaries() {
+  [[ -n $test_binaries ]] || return 0
+  if ! wait "$test_binaries"; then
+    tail -n 50 "$LOG_DIR/kube-binaries.log" >&2
+    echo "=== FAILED: building the Kubernetes binaries (log: $LOG_DIR/kube-binaries.log)" >&2
+    exit 1
+  fi
+  test_binaries=
+  PATH="$(cat "$LOG_DIR/kube-bin-dir"):$PATH"
+  export PATH
 }
 run_tests() {
   local status=0
@@ -87,8 +118,7 @@ run_tests() {
 }
 
 timed setup:packages hack/bootstrap.sh
-KUBE_BIN_DIR=$(timed setup:kubernetes-binaries hack/build-kube-binaries.sh)
-export PATH="$KUBE_BIN_DIR:$PATH"
+start_test_binaries
 # ccache (CMakePresets.json) keeps objects in ~/.cache/ccache; paths relative to the checkout let
 # a fresh clone in another directory reuse them, and the sloppiness lets it cache files compiled
 # with a precompiled header.
@@ -100,10 +130,13 @@ timed checks:format hack/check-style.sh format || failed+=(checks:format)
 for preset in "${presets[@]}"; do timed "$preset:configure" configure "$preset"; done
 
 echo "=== preset ${presets[0]}: build" >&2
-if [[ ${presets[0]} == dev ]]; then
-  timed "node:kubernetes-binaries" hack/build-kube-binaries.sh node >/dev/null || failed+=("dev:build")
+if runs_node_tests "${presets[0]}"; then
+  timed "${presets[0]}:build" build_with_node_binaries build "${presets[0]}" ||
+    failed+=("${presets[0]}:build")
+else
+  timed "${presets[0]}:build" build "${presets[0]}" || failed+=("${presets[0]}:build")
 fi
-timed "${presets[0]}:build" build "${presets[0]}" || failed+=("${presets[0]}:build")
+await_test_binaries
 tidy=
 for i in "${!presets[@]}"; do
   preset=${presets[i]}
