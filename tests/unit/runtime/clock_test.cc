@@ -87,14 +87,25 @@ TEST(RealClockTest, RunAfterFiresOnTimerThread) {
 }
 
 TEST(RealClockTest, CancelledTimerDoesNotFire) {
+  // A first timer holds the timer thread, so the cancelled one cannot fire before cancel() however
+  // slowly this thread runs (sanitizers, a loaded machine); its deadline has passed once released.
+  std::promise<void> entered;
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  auto holder = realClock().runAfter(milliseconds(0), [&entered, released] {
+    entered.set_value();
+    released.wait();
+  });
+  entered.get_future().wait();
+
   auto cancelled_fired = std::make_shared<std::atomic<bool>>(false);
   auto later_fired = std::make_shared<std::promise<void>>();
   auto later = later_fired->get_future();
-
   auto cancelled =
       realClock().runAfter(milliseconds(1), [cancelled_fired] { *cancelled_fired = true; });
-  cancelled->cancel();
   auto marker = realClock().runAfter(milliseconds(5), [later_fired] { later_fired->set_value(); });
+  cancelled->cancel();
+  release.set_value();
 
   // Timers fire in deadline order, so once the later one has fired the cancelled one would have.
   ASSERT_EQ(later.wait_for(seconds(10)), std::future_status::ready);
