@@ -4,12 +4,9 @@
 # returns in well under a second.
 #
 # Usage: hack/build-kube-binaries.sh [SET]   builds what is missing of SET, prints the bin dir
-#   SET = server (default): kube-apiserver, kube-controller-manager and helm (the demo)
-#         test:             kube-apiserver and helm (the test fixtures' clusters, the chart tests)
-#         node:             kube-controller-manager, kubelet, kube-scheduler, kube-proxy (a real
-#                           node, see local-clusters.sh; the test command builds it in the
-#                           background, for the node tests only)
-#         all:              all of them
+#   SET = server (default): kube-apiserver, kube-controller-manager and helm
+#         node:             kubelet, kube-scheduler, kube-proxy (a real node, see local-clusters.sh)
+#         all:              both
 # Env:   KUBEFED_CPP_CACHE (default ~/.cache/kubefed-cpp)
 set -euo pipefail
 
@@ -19,7 +16,7 @@ CACHE_ROOT=${KUBEFED_CPP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kubefed-cpp}
 KUBE_DIR="$CACHE_ROOT/k8s-$KUBE_VERSION"
 HELM_DIR="$CACHE_ROOT/helm-$HELM_VERSION"
 SERVER_TOOLS=(kube-apiserver kube-controller-manager)
-NODE_TOOLS=(kube-controller-manager kubelet kube-scheduler kube-proxy)
+NODE_TOOLS=(kubelet kube-scheduler kube-proxy)
 
 export GOTOOLCHAIN=local CGO_ENABLED=0
 
@@ -94,11 +91,10 @@ build_helm() {
 SET=${1:-server}
 case $SET in
   server) TOOLS=("${SERVER_TOOLS[@]}") ;;
-  test) TOOLS=(kube-apiserver) ;;
   node) TOOLS=("${NODE_TOOLS[@]}") ;;
-  all) TOOLS=(kube-apiserver "${NODE_TOOLS[@]}") ;;
+  all) TOOLS=("${SERVER_TOOLS[@]}" "${NODE_TOOLS[@]}") ;;
   *)
-    log "unknown set '$SET' (server, test, node or all)"
+    log "unknown set '$SET' (server, node or all)"
     exit 2
     ;;
 esac

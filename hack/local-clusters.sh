@@ -214,8 +214,7 @@ log_tail() { # log_tail FILE WHAT
 
 resolve_tools() {
   BIN_DIR=${KF_BIN_DIR:-}
-  # Without kube-controller-manager the test set (kube-apiserver, helm) is enough.
-  [[ -n $BIN_DIR ]] || BIN_DIR=$("$REPO_ROOT/hack/build-kube-binaries.sh" "$([[ $WITH_KCM == 1 ]] && echo server || echo test)")
+  [[ -n $BIN_DIR ]] || BIN_DIR=$("$REPO_ROOT/hack/build-kube-binaries.sh")
   APISERVER=$BIN_DIR/kube-apiserver
   KCM_BIN=$BIN_DIR/kube-controller-manager
   [[ -x $APISERVER ]] || die "no kube-apiserver in $BIN_DIR"

@@ -10,9 +10,9 @@
 #         node tests: the Helm chart with the image built from build/gcc (the tests' fixture builds
 #         and loads it) on local clusters with a real node
 #
-# The Kubernetes binaries the tests need (kube-apiserver, helm) build from source while the static
-# checks run and the first preset builds; the node set (kube-controller-manager, kubelet, ...)
-# builds beside the gcc preset. While one preset's tests run (they mostly wait on API servers),
+# The Kubernetes binaries the tests need (kube-apiserver, kube-controller-manager, helm) build from
+# source while the static checks run and the first preset builds; the node set (kubelet,
+# kube-scheduler, kube-proxy) builds beside the gcc preset. While one preset's tests run (they mostly wait on API servers),
 # the next preset builds in the background at the lowest CPU priority. The integration and the end-to-end tests each have
 # their own local clusters (tests/integration/fixture), so they run side by side. clang-tidy runs
 # over the non-test sources in the background while the first Clang preset's tests run. At the
@@ -87,10 +87,10 @@ background_build() { # background_build PRESET
     timed "$1:build(background)" build_quietly "$1"
   fi
 }
-# The test set of Kubernetes binaries: built in the background from the start, waited for before
-# the first tests. Its directory goes to PATH.
+# The server set of Kubernetes binaries (what the test fixtures' clusters run): built in the
+# background from the start, waited for before the first tests. Its directory goes to PATH.
 start_test_binaries() {
-  timed setup:kubernetes-binaries hack/build-kube-binaries.sh test \
+  timed setup:kubernetes-binaries hack/build-kube-binaries.sh server \
     >"$LOG_DIR/kube-bin-dir" 2>"$LOG_DIR/kube-binaries.log" &
   test_binaries=$!
 }
