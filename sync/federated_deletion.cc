@@ -155,7 +155,11 @@ std::string verifyRemoved(const SyncContext& context, const QualifiedName& targe
       ObjectPtr host = context.host_informers.hostNamespace(target.name);
       return host && objectUid(*host) == objectUid(live.value());
     }();
-    if (hasDeletionTimestamp(live.value()) && !host_namespace) {
+    // The host's own namespace is never unlabeled by this path (step 3 leaves it to the host):
+    // being deleted, it counts as removed, or the namespace holding this FederatedNamespace
+    // would wait for this finalizer forever (the host joined as a member of itself).
+    if (host_namespace && hasDeletionTimestamp(live.value())) continue;
+    if (hasDeletionTimestamp(live.value())) {
       problems.push_back(cluster.name + ": the object is still being deleted");
     } else if (hasManagedLabel(live.value())) {
       problems.push_back(cluster.name + ": the object still has the managed label");
@@ -188,6 +192,7 @@ ReconcileResult releaseOrphans(SyncContext& context, const QualifiedName& target
 ReconcileResult ensureDeletion(SyncContext& context, const Json& federated_object,
                                const ResolvedEventKey& names) {
   context.versions.forget(names.federated);
+  context.unknown_placement_warned.forget(names.federated.key());
   if (!hasFinalizer(federated_object, kSyncControllerFinalizer)) {
     return ReconcileStatus::kOk;
   }

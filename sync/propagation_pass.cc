@@ -4,13 +4,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <set>
 #include <utility>
 #include <vector>
 
 #include "apis/encoding/version_hash.h"
 #include "apis/federated/federated_resource.h"
-#include "sync/delete_options.h"
 #include "sync/dispatcher.h"
 #include "sync/federated_status_writer.h"
 #include "sync/placement.h"
@@ -61,8 +61,8 @@ Result<std::set<std::string>> placementOf(const SyncContext& context, const Json
   return computePlacement(federated_object, members, PlacementMode::kClustersOrSelector);
 }
 
-// Names in placement.clusters that no KubeFedCluster has. KubeFed ignores them without a word;
-// here each gets a per-cluster status and a warning, since it is most often a typo.
+// Names in placement.clusters that no KubeFedCluster has. As in KubeFed they play no part in
+// propagation or in the Propagation condition (GitOps users name clusters before joining them).
 std::vector<std::string> unknownPlacedClusters(const Json& federated_object,
                                                const std::vector<ClusterSnapshot>& clusters) {
   std::vector<std::string> unknown;
@@ -76,17 +76,41 @@ std::vector<std::string> unknownPlacedClusters(const Json& federated_object,
   return unknown;
 }
 
-// KubeFed records these cluster errors as events; ClusterNotFound is ours (see above).
-void reportStatusSteps(const SyncContext& context, const Json& federated_object,
-                       const MemberObjectContext& members, const std::vector<ClusterStep>& steps) {
+// status.observedGeneration; 0 when absent.
+std::int64_t observedGeneration(const Json& federated_object) {
+  const auto status = federated_object.find("status");
+  if (status == federated_object.end() || !status->is_object()) return 0;
+  const auto generation = status->find("observedGeneration");
+  return generation != status->end() && generation->is_number_integer()
+             ? generation->get<std::int64_t>()
+             : 0;
+}
+
+// Ours, not KubeFed's: one Warning event per generation of the federated object for the names
+// of unknownPlacedClusters, since such a name is also often a typo. The first reconcile of a
+// generation is the one that finds status.observedGeneration behind; a restart does not repeat it.
+void warnUnknownPlacedOncePerGeneration(SyncContext& context, const Json& federated_object,
+                                        const QualifiedName& federated,
+                                        const std::vector<ClusterSnapshot>& clusters) {
+  const std::vector<std::string> unknown = unknownPlacedClusters(federated_object, clusters);
+  const std::int64_t generation = objectGeneration(federated_object);
+  if (unknown.empty() || observedGeneration(federated_object) == generation ||
+      !context.unknown_placement_warned.firstFor(federated.key(), generation)) {
+    return;
+  }
+  std::string names;
+  for (const std::string& name : unknown) names += (names.empty() ? "\"" : ", \"") + name + "\"";
+  warn(context, federated_object, "ClusterNotFound",
+       "placement.clusters names " + names +
+           ", not joined as KubeFedClusters: nothing is propagated there until a cluster of that "
+           "name is joined (check the name, or run kubefedctl join)");
+}
+
+// KubeFed records these cluster errors as events.
+void reportStatusSteps(const MemberObjectContext& members, const std::vector<ClusterStep>& steps) {
   for (const ClusterStep& step : steps) {
-    if (step.status == PropagationStatus::kClusterNotFound) {
-      warn(context, federated_object, "ClusterNotFound",
-           "placement.clusters names \"" + step.cluster +
-               "\", which is not a joined KubeFedCluster: nothing is propagated there until a "
-               "cluster of that name is joined (check the name, or run kubefedctl join)");
-    } else if (step.status == PropagationStatus::kClusterNotReady ||
-               step.status == PropagationStatus::kCachedRetrievalFailed) {
+    if (step.status == PropagationStatus::kClusterNotReady ||
+        step.status == PropagationStatus::kCachedRetrievalFailed) {
       recordClusterError(members, *step.status, step.reason);
     }
   }
@@ -142,12 +166,6 @@ ReconcileResult propagate(SyncContext& context, const Json& federated_object,
     outcome.reason = AggregateReason::kComputePlacementFailed;
     return writeStatus(context, federated_object, std::move(outcome));
   }
-  Result<std::optional<DeleteOptions>> delete_options = deleteOptionsOf(federated_object);
-  if (!delete_options) {
-    spdlog::warn("Ignoring the delete options of {}: {}", objectKey(federated_object),
-                 delete_options.error().describe());
-  }
-
   const Hashes hashes = hashesOf(federated_object);
   if (!hashes.error.empty()) {
     spdlog::error("Cannot track the versions of {}: {}", objectKey(federated_object), hashes.error);
@@ -162,14 +180,13 @@ ReconcileResult propagate(SyncContext& context, const Json& federated_object,
   // Observe, decide, act.
   SyncObservation observed = observeClusters(context, clusters, *members);
   observed.placement = selected.value();
-  observed.unknown_placed = unknownPlacedClusters(federated_object, clusters);
+  warnUnknownPlacedOncePerGeneration(context, federated_object, names.federated, clusters);
   const std::vector<ClusterStep> steps = planPropagation(observed);
-  reportStatusSteps(context, federated_object, *members, steps);
+  reportStatusSteps(*members, steps);
   Dispatcher dispatcher(context.executors, context.clock, context.operation_timeout);
-  const int operations = dispatchSteps(
-      steps, members,
-      delete_options && delete_options.value() ? *delete_options.value() : DeleteOptions{},
-      dispatcher);
+  // A cluster dropped from placement loses its object with default options, as in KubeFed:
+  // kubefed.io/deleteoption is for the deletion of the federated object itself.
+  const int operations = dispatchSteps(steps, members, DeleteOptions{}, dispatcher);
   DispatchOutcome dispatched = dispatcher.wait();
   if (context.stopping) {
     return ReconcileStatus::kOk;  // operations were cancelled: their statuses mean nothing

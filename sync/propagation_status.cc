@@ -28,7 +28,6 @@ constexpr std::array<std::pair<PropagationStatus, std::string_view>, 21> kStatus
     {PropagationStatus::kUpdateTimedOut, "UpdateTimedOut"},
     {PropagationStatus::kDeletionTimedOut, "DeletionTimedOut"},
     {PropagationStatus::kLabelRemovalTimedOut, "LabelRemovalTimedOut"},
-    {PropagationStatus::kClusterNotFound, "ClusterNotFound"},
 }};
 
 }  // namespace

@@ -29,9 +29,6 @@ enum class PropagationStatus {
   kUpdateTimedOut,
   kDeletionTimedOut,
   kLabelRemovalTimedOut,
-  // Ours, not KubeFed's (which drops such names silently): placement.clusters names a cluster
-  // that is not a joined KubeFedCluster, most often a typo.
-  kClusterNotFound,
 };
 
 enum class AggregateReason {

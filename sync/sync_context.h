@@ -14,6 +14,7 @@
 #include "federation/events/event_recorder.h"
 #include "federation/runtime/clock.h"
 #include "sync/cluster_executors.h"
+#include "sync/generation_memo.h"
 #include "sync/host_informers.h"
 #include "sync/member_operations.h"
 #include "sync/version_manager.h"
@@ -52,6 +53,8 @@ struct SyncContext {
   // Set when the controller stops: member operations are cancelled then, and a reconcile must
   // not write what they left behind.
   const std::atomic<bool>& stopping;
+  // The generations the unknown-placement warning was given for (propagation_pass.cc).
+  GenerationMemo unknown_placement_warned{};
 };
 
 // What the member operations on `federated`'s objects (named `target`) share during one

@@ -47,10 +47,6 @@ std::optional<ClusterStep> readyClusterStep(const ClusterObservation& cluster, b
 
 std::vector<ClusterStep> planPropagation(const SyncObservation& observed) {
   std::vector<ClusterStep> steps;
-  for (const std::string& name : observed.unknown_placed) {
-    steps.push_back(statusStep(name, PropagationStatus::kClusterNotFound, nullptr,
-                               "placed but not a joined KubeFedCluster"));
-  }
   for (const ClusterObservation& cluster : observed.clusters) {
     const bool placed = observed.placement.contains(cluster.name);
     if (!cluster.ready) {

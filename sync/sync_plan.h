@@ -35,8 +35,6 @@ struct ClusterObservation {
 struct SyncObservation {
   std::vector<ClusterObservation> clusters;  // every known cluster, in the registry's order
   std::set<std::string> placement;           // the clusters the object is placed in
-  // Names in placement.clusters that no known cluster has.
-  std::vector<std::string> unknown_placed;
 };
 
 // What one cluster gets: an operation to dispatch, or a status recorded without one.
@@ -50,7 +48,7 @@ struct ClusterStep {
   bool operator==(const ClusterStep&) const = default;
 };
 
-// Per cluster: unknown placed names -> ClusterNotFound; unready placed -> ClusterNotReady;
+// Per cluster: unready placed -> ClusterNotReady;
 // unreadable cache -> CachedRetrievalFailed; placed -> create (absent) or update (present); not
 // placed and present -> WaitingForRemoval (already being deleted), remove the managed label (the
 // host's own namespace) or delete. Clusters that need nothing get no step.

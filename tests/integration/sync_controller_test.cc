@@ -393,6 +393,20 @@ class SyncControllerTest : public ::testing::Test {
                        });
   }
 
+  // The occurrences of `reason` recorded about the object (an Event's count sums repeats).
+  int eventCount(const std::string& object_name, const std::string& reason) {
+    auto events = ResourceClient(*host_, kEvents, ns()).list({});
+    if (!events) return -1;
+    int count = 0;
+    for (const Json& event : events.value().items) {
+      if (event["involvedObject"].value("name", "") == object_name &&
+          event.value("reason", "") == reason) {
+        count += event.value("count", 1);
+      }
+    }
+    return count;
+  }
+
   Json propagatedVersion(const std::string& name) {
     auto found = ResourceClient(*host_, kPropagatedVersions, ns()).get(name);
     return found ? found.value() : Json();
@@ -633,16 +647,47 @@ TEST_F(SyncControllerTest, AnObjectAMemberRejectsIsReportedAsCreationFailed) {
   EXPECT_TRUE(memberAbsent("member2", "rejected"));
 }
 
-// KubeFed drops a placement name no KubeFedCluster has without a word; here it is reported
-// for that name while the named clusters that exist get the object.
-TEST_F(SyncControllerTest, APlacementNamingAnUnknownClusterIsReportedForThatName) {
+// As in KubeFed, a placement name no KubeFedCluster has plays no part in propagation or in the
+// Propagation condition (clusters are often named before they are joined); ours adds one Warning
+// event per generation of the federated object.
+TEST_F(SyncControllerTest, APlacementNamingAnUnknownClusterIgnoresItWithOneWarningPerGeneration) {
   createConfigMap("typo", {{"k", "v"}}, {"member1", "membr2"});
   startController();
 
-  expectSummary("typo", "False:CheckClusters member1 membr2=ClusterNotFound");
+  expectSummary("typo", "True member1");
   EXPECT_EQ(memberValue("member1", "typo"), "v");
   EXPECT_TRUE(memberAbsent("member2", "typo"));
-  EXPECT_TRUE(eventually([&] { return eventRecorded("typo", "ClusterNotFound"); }));
+  EXPECT_TRUE(eventually([&] { return eventRecorded("typo", "ClusterNotFound", "\"membr2\""); }));
+
+  // More reconciles of the same generation: a member object edited by hand is put back.
+  auto edited = member("member1", "typo");
+  ASSERT_TRUE(edited);
+  edited.value()["data"]["k"] = "by hand";
+  ASSERT_TRUE(ResourceClient(*members_["member1"], kConfigMaps, ns()).update(edited.value()));
+  EXPECT_TRUE(eventually([&] { return memberValue("member1", "typo") == "v"; }));
+  stopControllers();  // drains the event recorders
+  EXPECT_EQ(eventCount("typo", "ClusterNotFound"), 1);
+}
+
+// kubefed.io/deleteoption is for deleting the federated object; a cluster dropped from placement
+// loses its object with default options, as in KubeFed.
+TEST_F(SyncControllerTest, AClusterDroppedFromPlacementLosesItsObjectWithDefaultDeleteOptions) {
+  Json object = federatedConfigMap("cm", {{"k", "v"}}, onClusters(kMembers));
+  // A precondition no member object meets: a delete given these options fails.
+  object["metadata"]["annotations"] = {
+      {"kubefed.io/deleteoption",
+       R"({"preconditions":{"uid":"00000000-0000-0000-0000-000000000000"}})"}};
+  createFederated(kFederatedConfigMaps, object);
+  startController();
+  expectSummary("cm", "True member1 member2");
+
+  mergePatchFederated(kFederatedConfigMaps, "cm",
+                      {{"spec", {{"placement", {{"clusters", {{{"name", "member1"}}}}}}}}});
+  EXPECT_TRUE(eventually([&] { return memberAbsent("member2", "cm"); }));
+  expectSummary("cm", "True member1");
+  // The federated object's own deletion would honour the precondition and never finish.
+  mergePatchFederated(kFederatedConfigMaps, "cm",
+                      {{"metadata", {{"annotations", {{"kubefed.io/deleteoption", nullptr}}}}}});
 }
 
 TEST_F(SyncControllerTest, PlacementIsLimitedToTheFederatedNamespaces) {
@@ -813,25 +858,56 @@ TEST_F(SyncControllerTest, NamespacesAreAdoptedAndTheHostsOwnIsNeverDeleted) {
                    .value("labels", Json::object())
                    .contains("kubefed.io/managed"));
   stopControllers();
+  // A cluster-wide namespaces controller finalized every FederatedNamespace: release them.
+  releaseFederatedObjects(*host_);
+}
 
-  // Only this test runs a cluster-wide namespaces controller: release whatever it finalized.
-  ResourceClient all_federated_namespaces(*host_, kFederatedNamespaces, "");
-  auto listed = all_federated_namespaces.list({});
-  ASSERT_TRUE(listed);
-  for (const Json& object : listed.value().items) {
-    const Json finalizers = object["metadata"].value("finalizers", Json::array());
-    if (std::find(finalizers.begin(), finalizers.end(), "kubefed.io/sync-controller") ==
-        finalizers.end()) {
-      continue;
-    }
-    Json kept = Json::array();
-    for (const Json& finalizer : finalizers) {
-      if (finalizer != "kubefed.io/sync-controller") kept.push_back(finalizer);
-    }
-    (void)ResourceClient(*host_, kFederatedNamespaces, objectNamespace(object))
-        .patch(objectName(object), PatchType::kMerge,
-               Json{{"metadata", {{"finalizers", kept}}}}.dump());
-  }
+// KubeFed's usual layout: the host joined as a member of itself. Deleting a namespace that holds
+// a FederatedNamespace must finish: the sync finalizer goes although the host's own namespace,
+// being deleted, still carries the managed label.
+TEST_F(SyncControllerTest, WithTheHostJoinedDeletingANamespaceWithAFederatedNamespaceFinishes) {
+  registry_.upsert({"hostcluster", true, {}, nullptr}, shared_host_);
+  ControlPlaneConfig config = controlPlane();
+  config.namespaced_scope = false;
+  config.target_namespace = "";
+  config.kubefed_namespace = "kube-federation-system";
+  const std::string name = ns() + "-gone";
+  ASSERT_TRUE(
+      ResourceClient(*host_, kNamespaces)
+          .create({{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", name}}}}));
+  ResourceClient federated_namespaces(*host_, kFederatedNamespaces, name);
+  ASSERT_TRUE(federated_namespaces.create(
+      {{"apiVersion", "types.kubefed.io/v1beta1"},
+       {"kind", "FederatedNamespace"},
+       {"metadata", {{"name", name}, {"namespace", name}}},
+       {"spec", Json::parse(R"({"placement": {"clusters": [{"name": "hostcluster"},
+                                                          {"name": "member1"}]}})")}}));
+  startController("namespaces", config);
+  ASSERT_TRUE(eventually([&] {
+    auto placed = ResourceClient(*members_["member1"], kNamespaces).get(name);
+    auto host = ResourceClient(*host_, kNamespaces).get(name);
+    return placed && host && hasLabel(host.value(), "kubefed.io/managed", "true");
+  }));
+
+  ASSERT_TRUE(ResourceClient(*host_, kNamespaces).remove(name));
+  // The host's namespace controller deletes the FederatedNamespace, which waits for the sync
+  // controller's finalizer; the namespace goes once it is gone.
+  EXPECT_TRUE(eventually(
+      [&] {
+        auto found = ResourceClient(*host_, kNamespaces).get(name);
+        return !found && isNotFound(found.error());
+      },
+      std::chrono::seconds(60)))
+      << [&] {
+           auto left = federated_namespaces.get(name);
+           return left ? left.value().dump() : left.error().describe();
+         }();
+  EXPECT_TRUE(eventually([&] {
+    auto found = ResourceClient(*members_["member1"], kNamespaces).get(name);
+    return !found && isNotFound(found.error());
+  }));
+  stopControllers();
+  releaseFederatedObjects(*host_);
 }
 
 // Nothing changed while the controller was down: after the restart it reads the recorded

@@ -145,25 +145,22 @@ TEST_P(SyncPlanTableTest, ReleaseDecidesPerCluster) {
 
 INSTANTIATE_TEST_SUITE_P(EveryObservedState, SyncPlanTableTest, testing::ValuesIn(kRows));
 
-// Verifies unknown placed names come first as ClusterNotFound, then the clusters in the
-// registry's order, each step carrying the cached object it concerns.
-TEST(SyncPlanTest, UnknownNamesFirstThenClustersInOrder) {
+// Verifies the steps follow the registry's order, each carrying the cached object it concerns,
+// and that a placed name no known cluster has gets no step (KubeFed ignores it).
+TEST(SyncPlanTest, ClustersInRegistryOrderAndUnknownPlacedNamesIgnored) {
   SyncObservation observation{
       .clusters = {observed("b", Seen::kPresent), observed("a", Seen::kAbsent),
                    observed("z", Seen::kUnready)},
-      .placement = {"a", "b", "z"},
-      .unknown_placed = {"typo"}};
+      .placement = {"a", "b", "typo", "z"}};
   const auto steps = planPropagation(observation);
-  ASSERT_EQ(steps.size(), 4U);
-  EXPECT_EQ(steps[0].cluster, "typo");
-  EXPECT_EQ(steps[0].status, PS::kClusterNotFound);
-  EXPECT_EQ(steps[1].cluster, "b");
-  EXPECT_EQ(steps[1].operation, OK::kUpdate);
-  EXPECT_EQ(steps[1].object, observation.clusters[0].object);
-  EXPECT_EQ(steps[2].cluster, "a");
-  EXPECT_EQ(steps[2].operation, OK::kCreate);
-  EXPECT_EQ(steps[3].cluster, "z");
-  EXPECT_EQ(steps[3].status, PS::kClusterNotReady);
+  ASSERT_EQ(steps.size(), 3U);
+  EXPECT_EQ(steps[0].cluster, "b");
+  EXPECT_EQ(steps[0].operation, OK::kUpdate);
+  EXPECT_EQ(steps[0].object, observation.clusters[0].object);
+  EXPECT_EQ(steps[1].cluster, "a");
+  EXPECT_EQ(steps[1].operation, OK::kCreate);
+  EXPECT_EQ(steps[2].cluster, "z");
+  EXPECT_EQ(steps[2].status, PS::kClusterNotReady);
 }
 
 // Verifies the cache error's text reaches the step's reason (the CachedRetrievalFailed event's
