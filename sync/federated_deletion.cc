@@ -20,19 +20,13 @@ ResourceClient federatedObjects(const SyncContext& context, const Json& federate
                         objectNamespace(federated_object));
 }
 
-// The merge patch that writes the finalizer list of `update`, guarded by the resourceVersion
-// it was computed from.
-std::string finalizerPatch(const Json& federated_object, const FinalizerUpdate& update) {
-  return finalizersMergePatch(update.finalizers, objectResourceVersion(federated_object));
-}
-
 Status removeSyncFinalizer(const SyncContext& context, const Json& federated_object) {
   const FinalizerUpdate update =
       removeFinalizers(federated_object, {std::string(kSyncControllerFinalizer)});
   if (!update.changed) return boost::outcome_v2::success();
   Result<Json> patched = federatedObjects(context, federated_object)
                              .patch(objectName(federated_object), PatchType::kMerge,
-                                    finalizerPatch(federated_object, update));
+                                    finalizersMergePatch(update.finalizers));
   if (!patched && !isNotFound(patched.error())) {
     return patched.error();
   }
@@ -176,7 +170,7 @@ Result<Json> ensureFinalizer(const SyncContext& context, const Json& federated_o
   if (!update.changed) return federated_object;
   return federatedObjects(context, federated_object)
       .patch(objectName(federated_object), PatchType::kMerge,
-             finalizerPatch(federated_object, update));
+             finalizersMergePatch(update.finalizers));
 }
 
 ReconcileResult releaseOrphans(SyncContext& context, const QualifiedName& target) {

@@ -145,8 +145,7 @@ Status FtcReconciler::updateFinalizer(FinalizerChange change, Subject& subject) 
   if (!update.changed) return boost::outcome_v2::success();
   const char* verb = change == FinalizerChange::kAdd ? "Adding" : "Removing";
   spdlog::info("{} finalizer ftc={} finalizer={}", verb, subject.name, kFtcFinalizer);
-  auto patched = deps_.writer.patchFinalizers(subject.name, update.finalizers,
-                                              objectResourceVersion(subject.latest));
+  auto patched = deps_.writer.patchFinalizers(subject.name, update.finalizers);
   if (!patched) {
     ApiError error = patched.error();
     // A conflict only means the cache was behind; the retry reads the newer object.

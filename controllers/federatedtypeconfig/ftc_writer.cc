@@ -8,9 +8,8 @@ HostFtcWriter::HostFtcWriter(RestClient& host, const std::string& kubefed_namesp
     : ftcs_(host, kFederatedTypeConfigResource, kubefed_namespace) {}
 
 Result<Json> HostFtcWriter::patchFinalizers(const std::string& name,
-                                            const std::vector<std::string>& finalizers,
-                                            const std::string& resource_version) {
-  return ftcs_.patch(name, PatchType::kMerge, finalizersMergePatch(finalizers, resource_version));
+                                            const std::vector<std::string>& finalizers) {
+  return ftcs_.patch(name, PatchType::kMerge, finalizersMergePatch(finalizers));
 }
 
 Result<Json> HostFtcWriter::updateStatus(const Json& ftc) { return ftcs_.updateStatus(ftc); }

@@ -18,11 +18,10 @@ inline const GroupVersionResource kFederatedTypeConfigResource{"core.kubefed.io"
 class FtcWriter {
  public:
   virtual ~FtcWriter() = default;
-  // Sets metadata.finalizers of FTC `name` with a JSON merge patch, guarded by
-  // `resource_version` (Conflict when the FTC changed since). Returns the patched FTC.
+  // Sets metadata.finalizers of FTC `name` with a JSON merge patch (finalizersMergePatch).
+  // Returns the patched FTC.
   virtual Result<Json> patchFinalizers(const std::string& name,
-                                       const std::vector<std::string>& finalizers,
-                                       const std::string& resource_version) = 0;
+                                       const std::vector<std::string>& finalizers) = 0;
   // A full PUT of the status subresource; `ftc` carries the resourceVersion it was read at.
   // Returns the FTC as stored.
   virtual Result<Json> updateStatus(const Json& ftc) = 0;
@@ -33,8 +32,8 @@ class HostFtcWriter final : public FtcWriter {
  public:
   HostFtcWriter(RestClient& host, const std::string& kubefed_namespace);
 
-  Result<Json> patchFinalizers(const std::string& name, const std::vector<std::string>& finalizers,
-                               const std::string& resource_version) override;
+  Result<Json> patchFinalizers(const std::string& name,
+                               const std::vector<std::string>& finalizers) override;
   Result<Json> updateStatus(const Json& ftc) override;
 
  private:

@@ -44,12 +44,9 @@ FinalizerUpdate removeFinalizers(const Json& object, const std::vector<std::stri
   return {true, asSortedList(remaining)};
 }
 
-std::string finalizersMergePatch(const std::vector<std::string>& finalizers,
-                                 const std::string& resource_version) {
-  Json metadata = Json::object();
-  metadata["finalizers"] = finalizers.empty() ? Json(nullptr) : Json(finalizers);
-  if (!resource_version.empty()) metadata["resourceVersion"] = resource_version;
-  return Json{{"metadata", std::move(metadata)}}.dump();
+std::string finalizersMergePatch(const std::vector<std::string>& finalizers) {
+  return Json{{"metadata", {{"finalizers", finalizers.empty() ? Json(nullptr) : Json(finalizers)}}}}
+      .dump();
 }
 
 }  // namespace kf

@@ -26,9 +26,8 @@ FinalizerUpdate addFinalizers(const Json& object, const std::vector<std::string>
 FinalizerUpdate removeFinalizers(const Json& object, const std::vector<std::string>& removed);
 
 // A JSON merge patch that sets metadata.finalizers to `finalizers` (an empty list removes the
-// field). With a non-empty `resource_version` the server rejects it with a Conflict if the object
-// changed since, so finalizers another writer added meanwhile are never dropped.
-std::string finalizersMergePatch(const std::vector<std::string>& finalizers,
-                                 const std::string& resource_version);
+// field). Without a resourceVersion, as KubeFed's patches are: no Conflict when the object
+// changed since it was read.
+std::string finalizersMergePatch(const std::vector<std::string>& finalizers);
 
 }  // namespace kf

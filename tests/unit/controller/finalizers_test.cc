@@ -79,11 +79,12 @@ TEST(FinalizersTest, RemoveTable) {
   }
 }
 
-// Verifies the merge patch: the whole list, null for none, and the resourceVersion precondition.
+// Verifies the merge patch: the whole list, null for none, and no resourceVersion precondition
+// (KubeFed's finalizer patches have none).
 TEST(FinalizersTest, MergePatch) {
-  EXPECT_EQ(Json::parse(finalizersMergePatch({"a", "b"}, "42")),
-            Json::parse(R"({"metadata":{"finalizers":["a","b"],"resourceVersion":"42"}})"));
-  EXPECT_EQ(Json::parse(finalizersMergePatch({}, "")),
+  EXPECT_EQ(Json::parse(finalizersMergePatch({"a", "b"})),
+            Json::parse(R"({"metadata":{"finalizers":["a","b"]}})"));
+  EXPECT_EQ(Json::parse(finalizersMergePatch({})),
             Json::parse(R"({"metadata":{"finalizers":null}})"));
 }
 

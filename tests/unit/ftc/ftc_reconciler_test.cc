@@ -34,12 +34,11 @@ class FakeFtcWriter final : public FtcWriter {
   struct Patch {
     std::string name;
     std::vector<std::string> finalizers;
-    std::string resource_version;
   };
 
-  Result<Json> patchFinalizers(const std::string& name, const std::vector<std::string>& finalizers,
-                               const std::string& resource_version) override {
-    patches.push_back({name, finalizers, resource_version});
+  Result<Json> patchFinalizers(const std::string& name,
+                               const std::vector<std::string>& finalizers) override {
+    patches.push_back({name, finalizers});
     if (auto error = std::exchange(fail_next_patch, std::nullopt)) return *error;
     Json& object = stored.at(name);
     object["metadata"]["finalizers"] = finalizers;
@@ -124,8 +123,8 @@ const Json kNotRunningStatus = Json::parse(
     R"({"observedGeneration":2,"propagationController":"NotRunning",
         "statusController":"NotRunning"})");
 
-// Verifies the first pass over a new FTC: finalizer patched (guarded by the cached
-// resourceVersion), sync controller started, status PUT at the patched resourceVersion.
+// Verifies the first pass over a new FTC: finalizer patched, sync controller started, status PUT
+// at the patched resourceVersion.
 TEST_F(FtcReconcilerTest, NewFtcGetsFinalizerStartedControllerAndRunningStatus) {
   cache(test::namespacesFtc());
   cache(test::configMapsFtc(), /*with_finalizer=*/false);
@@ -134,7 +133,6 @@ TEST_F(FtcReconcilerTest, NewFtcGetsFinalizerStartedControllerAndRunningStatus) 
 
   ASSERT_EQ(writer_.patches.size(), 1U);
   EXPECT_EQ(writer_.patches[0].finalizers, std::vector<std::string>{kFtcFinalizer});
-  EXPECT_EQ(writer_.patches[0].resource_version, "10");
   EXPECT_EQ(factory_.live("configmaps", Kind::kSync), 1);
   EXPECT_TRUE(running_.isRunning("configmaps", Kind::kSync));
   ASSERT_EQ(writer_.status_writes.size(), 1U);
