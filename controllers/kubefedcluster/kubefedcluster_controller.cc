@@ -113,7 +113,7 @@ ReconcileResult KubeFedClusterReconciler::reconcile(const std::string& key) {
     return ReconcileStatus::kNeedsRecheck;  // tried again (and reported again) next period
   }
   const auto effective = probeAndSmooth(name.name, *member, *object);
-  reportTransition(*object, effective);
+  reportTransition(*object, effective, *member);
   if (ObjectPtr written = writeStatusIfChanged(object, effective)) publish(written, member);
   return ReconcileStatus::kNeedsRecheck;
 }
@@ -163,9 +163,10 @@ std::vector<core::ClusterCondition> KubeFedClusterReconciler::probeAndSmooth(
   HealthzOutcome outcome = probe(*member.clients.probe);
   metrics::observeClusterHealthDuration(deps_.clock.now() - start);
   metrics::recordClusterState(name, metricState(classifyProbe(outcome)));
+  member.unreachable = outcome ? "" : unreachableMessage(outcome.error());
   if (!outcome) {
     spdlog::error("Failed to retrieve health of the cluster cluster={} error={}", name,
-                  outcome.error().describe());
+                  member.unreachable);
     deps_.events.event(referenceTo(object), EventType::kWarning, "RetrievingClusterHealthFailed",
                        "Failed to retrieve health of the cluster: " + outcome.error().describe());
   }
@@ -184,16 +185,20 @@ HealthzOutcome KubeFedClusterReconciler::probe(RestClient& client) {
 
 // KubeFed records no event when a cluster's state changes; we add one per change of the written
 // state (Normal ClusterReady, Warning ClusterNotReady, Warning ClusterOffline) so that
-// `kubectl describe kubefedcluster` tells the history.
+// `kubectl describe kubefedcluster` tells the history. ClusterOffline says why the cluster is
+// not reachable, which KubeFed's Offline condition message does not.
 void KubeFedClusterReconciler::reportTransition(
-    const Json& object, const std::vector<core::ClusterCondition>& effective) {
+    const Json& object, const std::vector<core::ClusterCondition>& effective,
+    const Member& member) {
   const auto before = healthOf(conditionsOf(object));
   const auto after = healthOf(effective);
   if (!after || before == after) return;
   spdlog::info("Cluster health changed cluster={} from={} to={}", objectName(object),
                before ? healthName(*before) : "unknown", healthName(*after));
   const TransitionEvent event = transitionEvent(*after);
-  const std::string message = effective.front().message.value_or(healthName(*after));
+  const std::string message = *after == ClusterHealth::kOffline && !member.unreachable.empty()
+                                  ? member.unreachable
+                                  : effective.front().message.value_or(healthName(*after));
   deps_.events.event(referenceTo(object), event.type, event.reason, message);
 }
 

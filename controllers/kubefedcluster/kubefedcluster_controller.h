@@ -68,6 +68,7 @@ class KubeFedClusterReconciler final : public Reconciler {
     ObjectPtr built_from;  // the KubeFedCluster the clients were built from
     MemberClients clients;
     std::optional<SmoothingState> health;
+    std::string unreachable;  // why the last probe failed (unreachableMessage), "" after success
   };
   using MemberPtr = std::shared_ptr<Member>;
 
@@ -79,7 +80,8 @@ class KubeFedClusterReconciler final : public Reconciler {
   HealthzOutcome probe(RestClient& client);
   std::vector<core::ClusterCondition> probeAndSmooth(const std::string& name, Member& member,
                                                      const Json& object);
-  void reportTransition(const Json& object, const std::vector<core::ClusterCondition>& effective);
+  void reportTransition(const Json& object, const std::vector<core::ClusterCondition>& effective,
+                        const Member& member);
   // Writes the conditions unless the status holds them already; the object as stored after.
   ObjectPtr writeStatusIfChanged(const ObjectPtr& object,
                                  const std::vector<core::ClusterCondition>& conditions);

@@ -93,7 +93,7 @@ std::vector<core::ClusterCondition> conditionsForProbe(const HealthzOutcome& out
       break;
   }
   return {makeCondition(core::kClusterOffline, "True", kReasonClusterNotReachable,
-                        unreachableMessage(outcome.error()), time)};
+                        std::string(kMessageNotReachable), time)};
 }
 
 std::string unreachableMessage(const ApiError& error) {

@@ -45,7 +45,9 @@ std::vector<core::ClusterCondition> conditionsForProbe(const HealthzOutcome& out
                                                        SystemTime now);
 
 // "cluster is not reachable: <what>", where <what> tells a TLS verification failure, a rejected
-// token, a refused or unreachable endpoint and a timeout apart. Never contains credentials.
+// token, a refused or unreachable endpoint and a timeout apart. Never contains credentials. The
+// Offline condition's message is KubeFed's, without the cause: this goes to the log and the
+// ClusterOffline event.
 std::string unreachableMessage(const ApiError& error);
 
 // Ready means a condition Ready=True (spec §2.2).

@@ -137,6 +137,20 @@ class KubeFedClusterIntegrationTest : public ::testing::Test {
     }
     return "";
   }
+  // The message of the ClusterOffline event of `name` (why it is not reachable), once written.
+  std::string offlineCause(const std::string& name) {
+    std::string message;
+    eventually([&] {
+      ListOptions options;
+      options.field_selector = "involvedObject.name=" + name + ",reason=ClusterOffline";
+      auto listed = ResourceClient(*host_, kEvents, ns()).list(options);
+      if (!listed || listed.value().items.empty()) return false;
+      message = listed.value().items.back().value("message", "");
+      return true;
+    });
+    return message;
+  }
+
   bool hasEvent(const std::string& object_name, const std::string& reason) {
     ListOptions options;
     options.field_selector = "involvedObject.name=" + object_name + ",reason=" + reason;
@@ -178,9 +192,10 @@ TEST_F(KubeFedClusterIntegrationTest, MembersBecomeReadyAndFollowAnOutage) {
     ASSERT_TRUE(outage.stopped());
     ASSERT_TRUE(becomes("member2", ClusterHealth::kOffline));
     EXPECT_EQ(offlineReason("member2"), "ClusterNotReachable");
-    EXPECT_NE(offlineMessage("member2").find("cluster is not reachable: cannot connect"),
+    EXPECT_EQ(offlineMessage("member2"), "cluster is not reachable");  // KubeFed's message
+    EXPECT_NE(offlineCause("member2").find("cluster is not reachable: cannot connect"),
               std::string::npos)
-        << offlineMessage("member2");
+        << offlineCause("member2");
     EXPECT_EQ(health("member1"), ClusterHealth::kReady);
     EXPECT_TRUE(eventually([&] { return !registry_.client("member2"); }));
 
@@ -192,8 +207,8 @@ TEST_F(KubeFedClusterIntegrationTest, MembersBecomeReadyAndFollowAnOutage) {
   EXPECT_TRUE(eventually([&] { return hasEvent("member2", "RetrievingClusterHealthFailed"); }));
 }
 
-// Verifies a wrong CA, a rejected token and a closed port each give an Offline condition whose
-// message says which, while a good member stays Ready.
+// Verifies a wrong CA, a rejected token and a closed port each give an Offline condition and a
+// ClusterOffline event whose message says which, while a good member stays Ready.
 TEST_F(KubeFedClusterIntegrationTest, BrokenClustersAreOfflineAndSayWhy) {
   addMember("member1");
   addSecret("good-token", env("KF_MEMBER1_TOKEN"));
@@ -208,16 +223,17 @@ TEST_F(KubeFedClusterIntegrationTest, BrokenClustersAreOfflineAndSayWhy) {
   ASSERT_TRUE(becomes("wrong-ca", ClusterHealth::kOffline));
   ASSERT_TRUE(becomes("bad-token", ClusterHealth::kOffline));
   ASSERT_TRUE(becomes("closed-port", ClusterHealth::kOffline));
-  EXPECT_NE(offlineMessage("wrong-ca").find("TLS verification"), std::string::npos)
-      << offlineMessage("wrong-ca");
-  EXPECT_NE(offlineMessage("bad-token").find("authentication failed (401 Unauthorized)"),
+  EXPECT_NE(offlineCause("wrong-ca").find("TLS verification"), std::string::npos)
+      << offlineCause("wrong-ca");
+  EXPECT_NE(offlineCause("bad-token").find("authentication failed (401 Unauthorized)"),
             std::string::npos)
-      << offlineMessage("bad-token");
-  EXPECT_NE(offlineMessage("closed-port").find("cannot connect"), std::string::npos)
-      << offlineMessage("closed-port");
+      << offlineCause("bad-token");
+  EXPECT_NE(offlineCause("closed-port").find("cannot connect"), std::string::npos)
+      << offlineCause("closed-port");
   for (const auto& name : {"wrong-ca", "bad-token", "closed-port"}) {
     EXPECT_EQ(offlineReason(name), "ClusterNotReachable") << name;
-    EXPECT_EQ(offlineMessage(name).find("not-a-valid-token"), std::string::npos);
+    EXPECT_EQ(offlineMessage(name), "cluster is not reachable") << name;
+    EXPECT_EQ(offlineCause(name).find("not-a-valid-token"), std::string::npos);
   }
   ASSERT_TRUE(becomes("member1", ClusterHealth::kReady));
   EXPECT_TRUE(eventually([&] { return health("member1") == ClusterHealth::kReady; }));
@@ -238,11 +254,11 @@ TEST_F(KubeFedClusterIntegrationTest, SubjectNameSkipsTheNameCheckOnly) {
   startController();
 
   ASSERT_TRUE(becomes("strict", ClusterHealth::kOffline));
-  EXPECT_NE(offlineMessage("strict").find("hostname mismatch"), std::string::npos)
-      << offlineMessage("strict");
+  EXPECT_NE(offlineCause("strict").find("hostname mismatch"), std::string::npos)
+      << offlineCause("strict");
   ASSERT_TRUE(becomes("subject-name", ClusterHealth::kReady)) << offlineMessage("subject-name");
   ASSERT_TRUE(becomes("subject-name-wrong-ca", ClusterHealth::kOffline));
-  EXPECT_NE(offlineMessage("subject-name-wrong-ca").find("TLS verification"), std::string::npos);
+  EXPECT_NE(offlineCause("subject-name-wrong-ca").find("TLS verification"), std::string::npos);
   ASSERT_TRUE(becomes("skip-all", ClusterHealth::kReady)) << offlineMessage("skip-all");
 }
 
