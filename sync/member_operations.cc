@@ -129,6 +129,9 @@ std::optional<Json> desiredFor(const MemberObjectContext& context, const Operati
 void update(const MemberObjectContext& context, RestClient& client, const Json& cluster_object,
             OperationReport& report, bool adopting) {
   const SteadyTime start = context.clock->now();
+  // The member object's status as found: an update that fails keeps it as the remote status (as
+  // KubeFed does); a successful one replaces it with the status of the object written.
+  report.sawObject(cluster_object);
   if (isExplicitlyUnmanaged(cluster_object)) {
     recordOperationError(context, kUpdate, report, PropagationStatus::kManagedLabelFalse,
                          managedLabelFalseMessage());
@@ -146,7 +149,6 @@ void update(const MemberObjectContext& context, RestClient& client, const Json& 
   auto recorded = context.recorded_versions.find(report.cluster());
   const std::string version = recorded == context.recorded_versions.end() ? "" : recorded->second;
   if (!objectNeedsUpdate(*desired, cluster_object, version)) {
-    report.sawObject(cluster_object);
     return;
   }
   recordEvent(context, kUpdate, report.cluster());

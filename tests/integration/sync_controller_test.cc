@@ -826,6 +826,40 @@ TEST_F(SyncControllerTest, RawStatusCollectionCopiesMemberStatuses) {
       << federated(kFederatedDeployments, "web").dump();
 }
 
+// An update a member rejects (a Deployment's selector is immutable) leaves UpdateFailed with the
+// member object's last known status as its remote status, as KubeFed keeps it.
+TEST_F(SyncControllerTest, RawStatusCollectionKeepsTheMemberStatusWhenAnUpdateFails) {
+  ControlPlaneConfig config = controlPlane();
+  config.raw_resource_status_collection = true;
+  core::FederatedTypeConfig ftc = typeConfigs().at("deployments.apps");
+  ftc.spec.status_collection = std::string(core::kEnabled);
+  startController("deployments.apps", config, ftc);
+  createFederated(kFederatedDeployments, deployment("web"));
+  expectSummary("web", "True member1 member2", kFederatedDeployments);
+  ASSERT_TRUE(eventually([&] {
+    auto live = member("member1", "web", kDeployments);
+    return live && live.value().value("status", Json::object()).contains("observedGeneration");
+  }));
+
+  mergePatchFederated(kFederatedDeployments, "web", Json::parse(R"({"spec": {"template": {"spec": {
+      "selector": {"matchLabels": {"app": "other"}},
+      "template": {"metadata": {"labels": {"app": "other"}}}}}}})"));
+  expectSummary("web", "False:CheckClusters member1=UpdateFailed member2=UpdateFailed",
+                kFederatedDeployments);
+  // The member's controller may still change that status: each change is a member event that
+  // brings the copy up to date, so the copy matches the live status eventually.
+  EXPECT_TRUE(eventually([&] {
+    const Json clusters =
+        federated(kFederatedDeployments, "web")["status"].value("clusters", Json::array());
+    return clusters.size() == 2 &&
+           std::all_of(clusters.begin(), clusters.end(), [&](const Json& c) {
+             auto live = member(c.value("name", ""), "web", kDeployments);
+             return live && c.value("status", "") == "UpdateFailed" &&
+                    c.value("remoteStatus", Json()) == live.value()["status"];
+           });
+  })) << federated(kFederatedDeployments, "web").dump();
+}
+
 // The `namespaces` type, with the host registered as a member too: existing namespaces are
 // adopted; when unplaced, a member's namespace is deleted while the host's own is only unlabeled
 // (2.5.10). A cluster-scoped control plane: it sees every FederatedNamespace of the host.
