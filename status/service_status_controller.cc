@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "federation/client/resource_client.h"
+#include "federation/cluster/availability_trigger.h"
 #include "federation/controller/builder.h"
-#include "federation/controller/cluster_change_trigger.h"
 #include "federation/controller/member_informers.h"
 #include "status/service_status.h"
 #include "status/type_resources.h"
@@ -96,7 +96,7 @@ struct ServiceStatusController::Parts {
   InformerLease status_objects;
   std::unique_ptr<MemberInformers> members;
   ControllerPtr controller;
-  std::unique_ptr<ClusterChangeTrigger> cluster_trigger;
+  std::unique_ptr<ClusterAvailabilityTrigger> cluster_trigger;
   std::atomic<bool> stopped{false};
 };
 
@@ -145,11 +145,9 @@ Result<std::unique_ptr<ServiceStatusController>> ServiceStatusController::start(
       MemberInformersOptions{.target = p.type.target, .target_namespace = p.type.member_namespace},
       p.deps.member_informers, p.deps.clusters, p.deps.clock,
       [&p](const std::string& key) { p.controller->enqueueAfter(key, p.deps.retry_delay); });
-  p.cluster_trigger = std::make_unique<ClusterChangeTrigger>(
-      p.deps.clusters, p.deps.clock,
-      ClusterChangeTrigger::Delays{.available = config.cluster_available_delay,
-                                   .unavailable = config.cluster_unavailable_delay},
-      [&p] { p.enqueueAll(); });
+  p.cluster_trigger = std::make_unique<ClusterAvailabilityTrigger>(
+      p.deps.clusters, p.deps.clock, config.cluster_available_delay,
+      config.cluster_unavailable_delay, [&p] { p.enqueueAll(); });
 
   p.members->start();
   KF_TRYV(p.controller->start());

@@ -7,10 +7,10 @@
 #include <optional>
 #include <utility>
 
+#include "federation/cluster/availability_trigger.h"
 #include "federation/controller/builder.h"
 #include "federation/controller/controller.h"
 #include "federation/controller/member_informers.h"
-#include "federation/runtime/thread_annotations.h"
 #include "sync/cluster_executors.h"
 #include "sync/host_informers.h"
 #include "sync/sync_context.h"
@@ -79,7 +79,11 @@ struct SyncController::Parts {
         executors(deps.dispatch.per_cluster_concurrency),
         versions(*deps.host, VersionManagerOptions{.namespaced = type.federated_type.namespaced(),
                                                    .target_namespace = deps.config.target_namespace,
-                                                   .target_kind = type.target_type.kind}) {}
+                                                   .target_kind = type.target_type.kind}),
+        // A cluster that became ready or unready changes placement outcomes: every object is
+        // looked at again once the caches had time to follow.
+        cluster_availability(deps.clusters, deps.clock, deps.config.cluster_available_delay,
+                             deps.config.cluster_unavailable_delay, [this] { enqueueAll(); }) {}
 
   // The controller over the leased host informers; the context must be built.
   ControllerPtr buildController() {
@@ -111,61 +115,21 @@ struct SyncController::Parts {
     }
   }
 
-  // A cluster that became ready or unready changes placement outcomes: every object is looked
-  // at again once the caches had time to follow (one pending timer per direction).
-  void onClusterEvent(const ClusterEvent& event) {
+  // A cluster that left takes its executor threads with it.
+  void forgetRemovedCluster(const ClusterEvent& event) {
     if (event.change == ClusterChange::kRemoved) {
-      executors.forget(event.cluster.name);  // its threads go with it
+      executors.forget(event.cluster.name);
     }
-    if (event.became_available) {
-      armClusterDelay(/*available=*/true);
-    }
-    if (event.became_unavailable) {
-      armClusterDelay(/*available=*/false);
-    }
-  }
-
-  struct DelayTimer {
-    TimerHandlePtr handle;
-    bool pending = false;
-  };
-
-  void armClusterDelay(bool available) {
-    TimerHandlePtr fired;  // destroyed after the lock: see stop()
-    MutexLock lock(timers_mu);
-    DelayTimer& timer = available ? available_timer : unavailable_timer;
-    const Duration delay =
-        available ? deps.config.cluster_available_delay : deps.config.cluster_unavailable_delay;
-    if (stopping || timer.pending) {
-      return;  // the pending one fires sooner and enqueues everything anyway
-    }
-    timer.pending = true;
-    fired = std::exchange(timer.handle, deps.clock.runAfter(delay, [this, available] {
-      {
-        MutexLock timers_lock(timers_mu);
-        (available ? available_timer : unavailable_timer).pending = false;
-      }
-      enqueueAll();
-    }));
   }
 
   void stop() {
     if (stopping.exchange(true)) {
       return;
     }
-    if (listener) {
-      deps.clusters.unsubscribe(*listener);
+    cluster_availability.stop();  // cancels the delays, waits for one enqueueing everything
+    if (removal_listener) {
+      deps.clusters.unsubscribe(*removal_listener);
     }
-    TimerHandlePtr available;
-    TimerHandlePtr unavailable;
-    {
-      MutexLock lock(timers_mu);
-      available = std::move(available_timer.handle);
-      unavailable = std::move(unavailable_timer.handle);
-    }
-    // Outside timers_mu, which a callback in progress takes; cancelling waits for it.
-    available.reset();
-    unavailable.reset();
     executors.stop();  // cancels queued member operations, waits for running ones
     if (worker) {
       worker->stop();  // joins the reconciles, which see `stopping` and write nothing more
@@ -183,10 +147,9 @@ struct SyncController::Parts {
   std::unique_ptr<MemberInformers> member_informers;
   std::unique_ptr<SyncContext> context;
   ControllerPtr worker;  // built once the host informers are leased
-  std::optional<ListenerId> listener;
-  Mutex timers_mu;
-  DelayTimer available_timer KF_GUARDED_BY(timers_mu);
-  DelayTimer unavailable_timer KF_GUARDED_BY(timers_mu);
+  std::optional<ListenerId> removal_listener;
+  // Last, so that it is destroyed first: its timers enqueue into `worker`.
+  ClusterAvailabilityTrigger cluster_availability;
 };
 
 SyncController::SyncController(std::unique_ptr<Parts> parts) : parts_(std::move(parts)) {}
@@ -240,8 +203,9 @@ Result<std::unique_ptr<SyncController>> SyncController::start(const core::Federa
                       .stopping = p.stopping});
   p.worker = p.buildController();
 
-  p.listener =
-      p.deps.clusters.subscribe([&p](const ClusterEvent& event) { p.onClusterEvent(event); });
+  p.removal_listener =
+      p.deps.clusters.subscribe([&p](const ClusterEvent& event) { p.forgetRemovedCluster(event); });
+  p.cluster_availability.start();
   p.member_informers->start();
   KF_TRYV(p.worker->start());
   spdlog::info("Starting sync controller for {}", type.federated_type.kind);

@@ -7,17 +7,15 @@
 // members, and the process keeps running without spinning.
 
 #include <gtest/gtest.h>
-#include <signal.h>
 #include <unistd.h>
 
 #include <fstream>
 #include <iostream>
-#include <map>
 #include <memory>
 #include <sstream>
 
 #include "federation/client/resource_client.h"
-#include "tests/e2e/kubefedctl_runner.h"
+#include "tests/e2e/federation_fixture.h"
 #include "tests/integration/local_clusters.h"
 #include "tests/integration/process.h"
 #include "tests/integration/resources.h"
@@ -71,40 +69,15 @@ class BadInputE2ETest : public testing::Test {
  protected:
   void SetUp() override {
     ASSERT_EQ(ensureKubeFedCrds(), "");
-    host_ = clusters_.client("host");
-    for (const std::string member : {"member1", "member2"})
-      members_[member] = clusters_.client(member);
-    kubefed_ns_ = std::make_unique<TestNamespace>(*host_, "kf-bad-input");
-    work_ns_ = std::make_unique<TestNamespace>(*host_, "kf-bad-input-work");
+    federation_ = std::make_unique<E2EFederation>(E2EFederationOptions{.prefix = "kf-bad-input"});
     for (const std::string cluster : {"host", "member1", "member2"}) {
       ASSERT_NO_FATAL_FAILURE(ensureWidgetCrd(cluster));
     }
-    auto config =
-        ResourceClient(*host_, kKubeFedConfigs, ns())
-            .create({{"apiVersion", "core.kubefed.io/v1beta1"},
-                     {"kind", "KubeFedConfig"},
-                     {"metadata", {{"name", "kubefed"}, {"namespace", ns()}}},
-                     {"spec", kubeFedConfigSpec(
-                                  {{"clusterHealthCheck", {{"period", "1s"}, {"timeout", "2s"}}},
-                                   {"controllerDuration",
-                                    {{"availableDelay", "1s"}, {"unavailableDelay", "1s"}}}})}});
+    auto config = fed().createKubeFedConfig();
     ASSERT_TRUE(config) << config.error().describe();
-    manager_ = std::make_unique<ChildProcess>(
-        builtBinary("cmd/controller-manager/controller-manager"),
-        std::vector<std::string>{"--kubeconfig", clusters_.kubeconfigPath(), "--kubefed-namespace",
-                                 ns(), "--healthz-addr", "127.0.0.1:0", "--metrics-addr",
-                                 "127.0.0.1:0", "--rest-config-qps", "100", "--rest-config-burst",
-                                 "200"});
-    ASSERT_TRUE(manager_->waitForLog("Starting FederatedTypeConfig controller")) << manager_->log();
-    for (const std::string member : {"member1", "member2"}) {
-      RunResult joined =
-          kubefedctl({"join", member, "--cluster-context", member, "--host-cluster-name", ns()});
-      ASSERT_EQ(joined.exit_code, 0) << describe(joined);
-    }
-    for (const std::string type : {"namespaces", "configmaps", kWidgetCrdName}) {
-      RunResult enabled = kubefedctl({"enable", type});
-      ASSERT_EQ(enabled.exit_code, 0) << describe(enabled);
-    }
+    ASSERT_TRUE(fed().startManager()) << fed().manager().log();
+    ASSERT_EQ(fed().joinMembers(), "");
+    ASSERT_EQ(fed().enableTypes({"namespaces", "configmaps", kWidgetCrdName}), "");
     ASSERT_NO_FATAL_FAILURE(createFederated(kFederatedNamespaces, "FederatedNamespace", work(),
                                             Json::object(), {"member1", "member2"}));
     ASSERT_TRUE(eventually(
@@ -113,34 +86,26 @@ class BadInputE2ETest : public testing::Test {
                  ResourceClient(member("member2"), kNamespaces).get(work());
         },
         seconds(60)))
-        << manager_->log();
+        << fed().manager().log();
   }
 
   void TearDown() override {
-    if (HasFailure() && manager_) std::cerr << "controller manager log:\n" << manager_->log();
-    if (manager_) manager_->signal(SIGTERM);
-    if (manager_) manager_->wait(seconds(30));
-    if (!host_ || !work_ns_) return;
-    for (const std::string m : {"member1", "member2"}) {
-      kubefedctl({"unjoin", m, "--cluster-context", m, "--host-cluster-name", ns(), "--force"});
+    if (!federation_) return;
+    if (HasFailure() && fed().hasManager()) {
+      std::cerr << "controller manager log:\n" << fed().manager().log();
     }
-    releaseFederatedObjects(*host_);
-    (void)ResourceClient(*host_, kCrds).remove("federatedwidgets.types.kubefed.io");
-    for (RestClient* cluster :
-         {host_.get(), members_["member1"].get(), members_["member2"].get()}) {
-      (void)ResourceClient(*cluster, kCrds).remove(kWidgetCrdName);
+    fed().shutDown();
+    (void)ResourceClient(host(), kCrds).remove("federatedwidgets.types.kubefed.io");
+    for (const std::string name : {"host", "member1", "member2"}) {
+      (void)ResourceClient(cluster(name), kCrds).remove(kWidgetCrdName);
     }
   }
 
-  const std::string& ns() const { return kubefed_ns_->name(); }
-  const std::string& work() const { return work_ns_->name(); }
-  RestClient& member(const std::string& name) { return *members_.at(name); }
-  RestClient& cluster(const std::string& name) { return name == "host" ? *host_ : member(name); }
-
-  RunResult kubefedctl(std::vector<std::string> args) {
-    args.insert(args.end(), {"--kubefed-namespace", ns()});
-    return runKubefedctl(args);
-  }
+  E2EFederation& fed() { return *federation_; }
+  RestClient& host() { return fed().host(); }
+  const std::string& work() const { return federation_->workNamespace(); }
+  RestClient& member(const std::string& name) { return fed().member(name); }
+  RestClient& cluster(const std::string& name) { return name == "host" ? host() : member(name); }
 
   void ensureWidgetCrd(const std::string& name) {
     ResourceClient crds(cluster(name), kCrds);
@@ -159,7 +124,7 @@ class BadInputE2ETest : public testing::Test {
     for (const auto& c : placed) clusters.push_back({{"name", c}});
     Json spec = {{"template", template_json}, {"placement", {{"clusters", clusters}}}};
     if (!overrides.is_null()) spec["overrides"] = overrides;
-    auto created = ResourceClient(*host_, resource, work())
+    auto created = ResourceClient(host(), resource, work())
                        .create({{"apiVersion", "types.kubefed.io/v1beta1"},
                                 {"kind", kind},
                                 {"metadata", {{"name", name}, {"namespace", work()}}},
@@ -176,7 +141,7 @@ class BadInputE2ETest : public testing::Test {
   // "<cluster>=<status>" for every cluster entry of the federated object's status, sorted, after
   // the Propagation condition ("True" or "False:<reason>").
   std::string summary(const GroupVersionResource& resource, const std::string& name) {
-    auto object = ResourceClient(*host_, resource, work()).get(name);
+    auto object = ResourceClient(host(), resource, work()).get(name);
     if (!object) return object.error().describe();
     const Json& status = object.value().value("status", Json::object());
     std::string out;
@@ -204,7 +169,7 @@ class BadInputE2ETest : public testing::Test {
   std::vector<std::string> warnings(const std::string& name) {
     ListOptions options;
     options.field_selector = "involvedObject.name=" + name + ",type=Warning";
-    auto listed = ResourceClient(*host_, kEvents, work()).listAll(options);
+    auto listed = ResourceClient(host(), kEvents, work()).listAll(options);
     std::vector<std::string> out;
     if (!listed) return out;
     for (const auto& event : listed.value().items) {
@@ -234,12 +199,7 @@ class BadInputE2ETest : public testing::Test {
     return static_cast<bool>(ResourceClient(member(member_name), resource, work()).get(name));
   }
 
-  LocalClusters& clusters_ = LocalClusters::get();
-  std::unique_ptr<RestClient> host_;
-  std::map<std::string, std::unique_ptr<RestClient>> members_;
-  std::unique_ptr<TestNamespace> kubefed_ns_;
-  std::unique_ptr<TestNamespace> work_ns_;
-  std::unique_ptr<ChildProcess> manager_;
+  std::unique_ptr<E2EFederation> federation_;
 };
 
 TEST_F(BadInputE2ETest, EachGetsAReasonAndAnEventWhileOthersFlow) {
@@ -341,7 +301,7 @@ TEST_F(BadInputE2ETest, EachGetsAReasonAndAnEventWhileOthersFlow) {
   ASSERT_NO_FATAL_FAILURE(createConfigMap("well-formed", {{"k", "v"}}, {"member1", "member2"}));
   EXPECT_TRUE(reaches("True member1 member2", kFederatedConfigMaps, "well-formed"))
       << summary(kFederatedConfigMaps, "well-formed");
-  ASSERT_TRUE(manager_->running()) << manager_->log();
+  ASSERT_TRUE(fed().manager().running()) << fed().manager().log();
   // Failed objects are retried with backoff (5 s doubling to 60 s). Over a quiet interval the
   // process uses little CPU, and writes nothing to the objects that did propagate (the one with
   // the longest name has no PropagatedVersion: "configmap-" + 253 characters is too long a name).
@@ -351,10 +311,10 @@ TEST_F(BadInputE2ETest, EachGetsAReasonAndAnEventWhileOthersFlow) {
   };
   const std::string long_name_version = versionOf(long_name);
   const std::string well_formed_version = versionOf("well-formed");
-  const double before = cpuSeconds(manager_->pid());
+  const double before = cpuSeconds(fed().manager().pid());
   const auto start = std::chrono::steady_clock::now();
-  ASSERT_FALSE(eventually([&] { return !manager_->running(); }, seconds(10)));
-  const double used = cpuSeconds(manager_->pid()) - before;
+  ASSERT_FALSE(eventually([&] { return !fed().manager().running(); }, seconds(10)));
+  const double used = cpuSeconds(fed().manager().pid()) - before;
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("controller manager CPU over %.1f s with the bad objects present: %.2f s\n", wall,

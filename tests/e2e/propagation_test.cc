@@ -3,7 +3,6 @@
 // host, and what the member API servers hold checked directly.
 
 #include <gtest/gtest.h>
-#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,6 +13,7 @@
 #include <sstream>
 
 #include "federation/client/resource_client.h"
+#include "tests/e2e/federation_fixture.h"
 #include "tests/integration/local_clusters.h"
 #include "tests/integration/process.h"
 #include "tests/integration/resources.h"
@@ -130,83 +130,27 @@ std::string uniqueName(const std::string& prefix) {
 
 // A federation of the test's own: KubeFed namespace, KubeFedConfig with short delays, the
 // controller manager as a process, member1 and member2 joined, every type enabled.
-class Federation {
+class Federation : public E2EFederation {
  public:
-  Federation()
-      : clusters_(LocalClusters::get()),
-        host_(clusters_.client("host")),
-        kubefed_ns_(*host_, "kf-e2e"),
-        workload_ns_(*host_, "kf-e2e-work") {
+  Federation() : E2EFederation({.prefix = "kf-e2e"}) {
     EXPECT_EQ(ensureKubeFedCrds(), "");
-    members_["member1"] = clusters_.client("member1");
-    members_["member2"] = clusters_.client("member2");
-    ResourceClient configs(*host_, kKubeFedConfigs, kubefed_ns_.name());
-    auto config = configs.create(
-        {{"apiVersion", "core.kubefed.io/v1beta1"},
-         {"kind", "KubeFedConfig"},
-         {"metadata", {{"name", "kubefed"}, {"namespace", kubefed_ns_.name()}}},
-         {"spec", kubeFedConfigSpec({{"clusterHealthCheck", {{"period", "1s"}, {"timeout", "2s"}}},
-                                     {"controllerDuration",
-                                      {{"availableDelay", "1s"}, {"unavailableDelay", "1s"}}}})}});
+    auto config = createKubeFedConfig();
     EXPECT_TRUE(config) << config.error().describe();
-    startManager();
-    for (const std::string member : {"member1", "member2"}) {
-      auto joined = kubefedctl(
-          {"join", member, "--cluster-context", member, "--host-cluster-name", kubefed_ns_.name()});
-      EXPECT_EQ(joined.first, 0) << joined.second;
-    }
-    for (const auto& t : typeCases()) {
-      auto enabled = kubefedctl({"enable", t.enable_name});
-      EXPECT_EQ(enabled.first, 0) << enabled.second;
-    }
+    EXPECT_TRUE(startManager()) << manager().log();
+    EXPECT_EQ(joinMembers(), "");
+    std::vector<std::string> types;
+    for (const auto& t : typeCases()) types.push_back(t.enable_name);
+    EXPECT_EQ(enableTypes(types), "");
     // The workload namespace exists in both members through its FederatedNamespace.
-    createFederated({"types.kubefed.io", "v1beta1", "federatednamespaces", true},
-                    workload_ns_.name(), workload_ns_.name(), Json::object(),
-                    {"member1", "member2"});
-    for (auto& [name, client] : members_) {
-      ResourceClient namespaces(*client, kNamespaces);
-      EXPECT_TRUE(eventually([&] { return static_cast<bool>(namespaces.get(workload_ns_.name())); },
+    createFederated({"types.kubefed.io", "v1beta1", "federatednamespaces", true}, workNamespace(),
+                    workNamespace(), Json::object(), {"member1", "member2"});
+    for (const std::string& name : memberNames()) {
+      ResourceClient namespaces(member(name), kNamespaces);
+      EXPECT_TRUE(eventually([&] { return static_cast<bool>(namespaces.get(workNamespace())); },
                              seconds(60)))
-          << "namespace " << workload_ns_.name() << " never reached " << name << "\n"
-          << manager_->log();
+          << "namespace " << workNamespace() << " never reached " << name << "\n"
+          << manager().log();
     }
-  }
-
-  ~Federation() {
-    if (manager_) {
-      manager_->signal(SIGTERM);
-      manager_->wait(seconds(30));
-    }
-    releaseFederatedObjects(*host_);
-    for (const std::string member : {"member1", "member2"}) {
-      kubefedctl({"unjoin", member, "--cluster-context", member, "--host-cluster-name",
-                  kubefed_ns_.name(), "--force"});
-    }
-  }
-
-  void startManager(std::vector<std::string> extra = {}) {
-    std::vector<std::string> args = {"--kubeconfig",        clusters_.kubeconfigPath(),
-                                     "--kubefed-namespace", kubefed_ns_.name(),
-                                     "--healthz-addr",      "127.0.0.1:0",
-                                     "--metrics-addr",      "127.0.0.1:0",
-                                     "--rest-config-qps",   "100",
-                                     "--rest-config-burst", "200"};
-    args.insert(args.end(), extra.begin(), extra.end());
-    manager_ = std::make_unique<ChildProcess>(
-        builtBinary("cmd/controller-manager/controller-manager"), args);
-    EXPECT_TRUE(manager_->waitForLog("Starting FederatedTypeConfig controller")) << manager_->log();
-  }
-
-  void stopManager() {
-    manager_->signal(SIGTERM);
-    EXPECT_EQ(manager_->wait(seconds(30)).value_or(-1), 0) << manager_->log();
-  }
-
-  std::pair<int, std::string> kubefedctl(std::vector<std::string> args) {
-    args.insert(args.end(), {"--kubeconfig", clusters_.kubeconfigPath(), "--host-cluster-context",
-                             "host", "--kubefed-namespace", kubefed_ns_.name()});
-    ChildProcess cli(builtBinary("cmd/kubefedctl/kubefedctl"), args);
-    return {cli.wait(seconds(120)).value_or(-1), cli.log()};
   }
 
   Json federatedObject(const GroupVersionResource& resource, const std::string& name,
@@ -233,7 +177,7 @@ class Federation {
                        const std::vector<std::string>& placed) {
     Json object = federatedObject(resource, name, ns, template_json, placed);
     object["kind"] = kindOf(resource);
-    ResourceClient client(*host_, resource, ns);
+    ResourceClient client(host(), resource, ns);
     auto created = client.create(object);
     ASSERT_TRUE(created) << created.error().describe();
   }
@@ -250,19 +194,6 @@ class Federation {
         {"federatedclusterroles", "FederatedClusterRole"}};
     return kinds.at(federated.resource);
   }
-
-  RestClient& host() { return *host_; }
-  RestClient& member(const std::string& name) { return *members_.at(name); }
-  const std::string& workloadNamespace() const { return workload_ns_.name(); }
-  ChildProcess& manager() { return *manager_; }
-
- private:
-  LocalClusters& clusters_;
-  std::unique_ptr<RestClient> host_;
-  TestNamespace kubefed_ns_;
-  TestNamespace workload_ns_;
-  std::map<std::string, std::unique_ptr<RestClient>> members_;
-  std::unique_ptr<ChildProcess> manager_;
 };
 
 // One federation for the suite: starting the manager, joining and enabling take a while.
@@ -306,7 +237,7 @@ TEST_F(PropagationE2ETest, EveryTypeFollowsTemplatePlacementOverridesAndDeletion
       ASSERT_TRUE(host_namespaces.create(
           {{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", name}}}}));
     }
-    const std::string ns = is_namespace ? name : fed.workloadNamespace();
+    const std::string ns = is_namespace ? name : fed.workNamespace();
     auto in = [&](const std::string& member) {
       return memberObject(fed.member(member), t.target, ns, name);
     };
@@ -397,7 +328,7 @@ TEST_F(PropagationE2ETest, AMemberObjectChangedOrDeletedByHandIsPutBack) {
   Federation& fed = federation();
   const GroupVersionResource federated{"types.kubefed.io", "v1beta1", "federatedconfigmaps", true};
   const GroupVersionResource configmaps{"", "v1", "configmaps", true};
-  const std::string ns = fed.workloadNamespace();
+  const std::string ns = fed.workNamespace();
   const std::string name = uniqueName("e2e-by-hand");
   fed.createFederated(federated, name, ns, {{"data", {{"key", "wanted"}}}}, {"member1"});
   ResourceClient member(fed.member("member1"), configmaps, ns);
@@ -437,7 +368,7 @@ TEST_F(PropagationE2ETest, AnOfflineMemberIsReportedAndConvergesWhenItReturns) {
   Federation& fed = federation();
   const GroupVersionResource federated{"types.kubefed.io", "v1beta1", "federatedconfigmaps", true};
   const GroupVersionResource configmaps{"", "v1", "configmaps", true};
-  const std::string ns = fed.workloadNamespace();
+  const std::string ns = fed.workNamespace();
   const std::string name = uniqueName("e2e-offline");
   ResourceClient federated_client(fed.host(), federated, ns);
   struct Restart {
@@ -491,7 +422,7 @@ long reconcileCount(const ChildProcess& process) {
 TEST_F(PropagationE2ETest, RestartingTheControllerManagerWritesNothingToTheMembers) {
   Federation& fed = federation();
   const GroupVersionResource federated{"types.kubefed.io", "v1beta1", "federatedconfigmaps", true};
-  const std::string ns = fed.workloadNamespace();
+  const std::string ns = fed.workNamespace();
   constexpr int kObjects = 500;
   ResourceClient federated_client(fed.host(), federated, ns);
   std::vector<std::string> names;
@@ -521,8 +452,8 @@ TEST_F(PropagationE2ETest, RestartingTheControllerManagerWritesNothingToTheMembe
 
   const long before = writesCounted(fed.member("member1"), "configmaps") +
                       writesCounted(fed.member("member2"), "configmaps");
-  fed.stopManager();
-  fed.startManager();
+  EXPECT_EQ(fed.stopManager().value_or(-1), 0) << fed.manager().log();
+  EXPECT_TRUE(fed.startManager()) << fed.manager().log();
   // Every federated object of the workload namespace reconciled at least once by the new process.
   EXPECT_TRUE(eventually([&] { return reconcileCount(fed.manager()) >= kObjects; }, seconds(300)))
       << fed.manager().log().substr(0, 5000);

@@ -5,13 +5,12 @@
 // so the replicas a member runs are Running+Ready pods the test writes itself.
 
 #include <gtest/gtest.h>
-#include <signal.h>
-#include <unistd.h>
 
 #include <map>
 #include <regex>
 
 #include "federation/client/resource_client.h"
+#include "tests/e2e/federation_fixture.h"
 #include "tests/integration/local_clusters.h"
 #include "tests/integration/process.h"
 #include "tests/integration/resources.h"
@@ -30,88 +29,30 @@ const std::vector<std::string> kRspMembers = {"member1", "member2"};
 
 // A federation of the suite's own: short delays, the controller manager as a process, both
 // members joined, namespaces and deployments.apps enabled, a federated workload namespace.
-class SchedulingFederation {
+class SchedulingFederation : public E2EFederation {
  public:
-  SchedulingFederation()
-      : clusters_(LocalClusters::get()),
-        host_(clusters_.client("host")),
-        kubefed_ns_(*host_, "kf-e2e-rsp"),
-        workload_ns_(*host_, "kf-e2e-rsp-work") {
+  SchedulingFederation() : E2EFederation({.prefix = "kf-e2e-rsp", .members = kRspMembers}) {
     EXPECT_EQ(ensureKubeFedCrds(), "");
-    for (const std::string& member : kRspMembers) members_[member] = clusters_.client(member);
-    ResourceClient configs(*host_, kKubeFedConfigs, kubefed_ns_.name());
-    auto config = configs.create(
-        {{"apiVersion", "core.kubefed.io/v1beta1"},
-         {"kind", "KubeFedConfig"},
-         {"metadata", {{"name", "kubefed"}, {"namespace", kubefed_ns_.name()}}},
-         {"spec", kubeFedConfigSpec({{"clusterHealthCheck", {{"period", "1s"}, {"timeout", "2s"}}},
-                                     {"controllerDuration",
-                                      {{"availableDelay", "1s"}, {"unavailableDelay", "1s"}}}})}});
+    auto config = createKubeFedConfig();
     EXPECT_TRUE(config) << config.error().describe();
-    manager_ = std::make_unique<ChildProcess>(
-        builtBinary("cmd/controller-manager/controller-manager"),
-        std::vector<std::string>{"--kubeconfig", clusters_.kubeconfigPath(), "--kubefed-namespace",
-                                 kubefed_ns_.name(), "--healthz-addr", "127.0.0.1:0",
-                                 "--metrics-addr", "127.0.0.1:0", "--rest-config-qps", "100",
-                                 "--rest-config-burst", "200"});
-    EXPECT_TRUE(manager_->waitForLog("Starting scheduling manager")) << manager_->log();
-    for (const std::string& member : kRspMembers) {
-      auto joined = kubefedctl(
-          {"join", member, "--cluster-context", member, "--host-cluster-name", kubefed_ns_.name()});
-      EXPECT_EQ(joined.first, 0) << joined.second;
-    }
-    for (const char* type : {"namespaces", "deployments.apps"}) {
-      auto enabled = kubefedctl({"enable", type});
-      EXPECT_EQ(enabled.first, 0) << enabled.second;
-    }
-    ResourceClient federated_namespaces(*host_, kRspFederatedNamespaces, workload_ns_.name());
+    EXPECT_TRUE(startManager("Starting scheduling manager")) << manager().log();
+    EXPECT_EQ(joinMembers(), "");
+    EXPECT_EQ(enableTypes({"namespaces", "deployments.apps"}), "");
+    ResourceClient federated_namespaces(host(), kRspFederatedNamespaces, workNamespace());
     auto created = federated_namespaces.create(
         {{"apiVersion", "types.kubefed.io/v1beta1"},
          {"kind", "FederatedNamespace"},
-         {"metadata", {{"name", workload_ns_.name()}, {"namespace", workload_ns_.name()}}},
+         {"metadata", {{"name", workNamespace()}, {"namespace", workNamespace()}}},
          {"spec", {{"placement", {{"clusterSelector", Json::object()}}}}}});
     EXPECT_TRUE(created) << created.error().describe();
-    for (const std::string& member : kRspMembers) {
-      ResourceClient namespaces(*members_.at(member), kNamespaces);
-      EXPECT_TRUE(eventually([&] { return static_cast<bool>(namespaces.get(workload_ns_.name())); },
+    for (const std::string& name : kRspMembers) {
+      ResourceClient namespaces(member(name), kNamespaces);
+      EXPECT_TRUE(eventually([&] { return static_cast<bool>(namespaces.get(workNamespace())); },
                              seconds(60)))
-          << "namespace " << workload_ns_.name() << " never reached " << member << "\n"
-          << manager_->log();
+          << "namespace " << workNamespace() << " never reached " << name << "\n"
+          << manager().log();
     }
   }
-
-  ~SchedulingFederation() {
-    if (manager_) {
-      manager_->signal(SIGTERM);
-      manager_->wait(seconds(30));
-    }
-    releaseFederatedObjects(*host_);
-    for (const std::string& member : kRspMembers) {
-      kubefedctl({"unjoin", member, "--cluster-context", member, "--host-cluster-name",
-                  kubefed_ns_.name(), "--force"});
-    }
-  }
-
-  std::pair<int, std::string> kubefedctl(std::vector<std::string> args) {
-    args.insert(args.end(), {"--kubeconfig", clusters_.kubeconfigPath(), "--host-cluster-context",
-                             "host", "--kubefed-namespace", kubefed_ns_.name()});
-    ChildProcess cli(builtBinary("cmd/kubefedctl/kubefedctl"), args);
-    return {cli.wait(seconds(120)).value_or(-1), cli.log()};
-  }
-
-  RestClient& host() { return *host_; }
-  RestClient& member(const std::string& name) { return *members_.at(name); }
-  const std::string& ns() const { return workload_ns_.name(); }
-  const std::string& kubefedNs() const { return kubefed_ns_.name(); }
-  ChildProcess& manager() { return *manager_; }
-
- private:
-  LocalClusters& clusters_;
-  std::unique_ptr<RestClient> host_;
-  TestNamespace kubefed_ns_;
-  TestNamespace workload_ns_;
-  std::map<std::string, std::unique_ptr<RestClient>> members_;
-  std::unique_ptr<ChildProcess> manager_;
 };
 
 class SchedulingE2ETest : public ::testing::Test {
@@ -128,26 +69,27 @@ class SchedulingE2ETest : public ::testing::Test {
     const Json pod_template = {
         {"metadata", {{"labels", {{"app", name}}}}},
         {"spec", {{"containers", {{{"name", "c"}, {"image", "busybox:1.36"}}}}}}};
-    ResourceClient client(fed().host(), kFederatedDeployments, fed().ns());
-    auto created = client.create({{"apiVersion", "types.kubefed.io/v1beta1"},
-                                  {"kind", "FederatedDeployment"},
-                                  {"metadata", {{"name", name}, {"namespace", fed().ns()}}},
-                                  {"spec",
-                                   {{"template",
-                                     {{"spec",
-                                       {{"replicas", 1},
-                                        {"selector", {{"matchLabels", {{"app", name}}}}},
-                                        {"template", pod_template}}}}},
-                                    {"placement", {{"clusters", Json::array()}}}}}});
+    ResourceClient client(fed().host(), kFederatedDeployments, fed().workNamespace());
+    auto created =
+        client.create({{"apiVersion", "types.kubefed.io/v1beta1"},
+                       {"kind", "FederatedDeployment"},
+                       {"metadata", {{"name", name}, {"namespace", fed().workNamespace()}}},
+                       {"spec",
+                        {{"template",
+                          {{"spec",
+                            {{"replicas", 1},
+                             {"selector", {{"matchLabels", {{"app", name}}}}},
+                             {"template", pod_template}}}}},
+                         {"placement", {{"clusters", Json::array()}}}}}});
     ASSERT_TRUE(created) << created.error().describe();
   }
 
   // Creates or replaces the RSP `name`.
   void putRsp(const std::string& name, const Json& spec) {
-    ResourceClient client(fed().host(), kSchedulingPreferences, fed().ns());
+    ResourceClient client(fed().host(), kSchedulingPreferences, fed().workNamespace());
     Json object = {{"apiVersion", "scheduling.kubefed.io/v1alpha1"},
                    {"kind", "ReplicaSchedulingPreference"},
-                   {"metadata", {{"name", name}, {"namespace", fed().ns()}}},
+                   {"metadata", {{"name", name}, {"namespace", fed().workNamespace()}}},
                    {"spec", spec}};
     auto existing = client.get(name);
     if (existing) {
@@ -164,7 +106,8 @@ class SchedulingE2ETest : public ::testing::Test {
   std::map<std::string, std::string> memberReplicas(const std::string& name) {
     std::map<std::string, std::string> out;
     for (const std::string& member : kRspMembers) {
-      auto got = ResourceClient(fed().member(member), kDeployments, fed().ns()).get(name);
+      auto got =
+          ResourceClient(fed().member(member), kDeployments, fed().workNamespace()).get(name);
       out[member] = got ? got.value()["spec"].value("replicas", Json(-1)).dump() : "-";
     }
     return out;
@@ -186,7 +129,7 @@ class SchedulingE2ETest : public ::testing::Test {
   // `count` pods labeled app=`app` in `member` that report Running and Ready: the replicas the
   // member runs (no node runs the Deployment's own pods).
   void runPods(const std::string& member, const std::string& app, int count) {
-    ResourceClient pods(fed().member(member), kMemberPods, fed().ns());
+    ResourceClient pods(fed().member(member), kMemberPods, fed().workNamespace());
     for (int i = 0; i < count; ++i) {
       auto created = pods.create(
           {{"apiVersion", "v1"},
@@ -246,12 +189,13 @@ TEST_F(SchedulingE2ETest, RemovingTheRspLeavesTheLastPlacement) {
   createDeployment(name);
   putRsp(name, {{"targetKind", "FederatedDeployment"}, {"totalReplicas", 4}});
   expectMemberReplicas(name, {{"member1", "2"}, {"member2", "2"}});
-  ASSERT_TRUE(ResourceClient(fed().host(), kSchedulingPreferences, fed().ns()).remove(name));
+  ASSERT_TRUE(
+      ResourceClient(fed().host(), kSchedulingPreferences, fed().workNamespace()).remove(name));
 
   // An edit by hand sticks: the members follow it, and a reconcile of the RSP controller after
   // a later change of the object leaves it as edited.
   // (Read, edit and update again on a Conflict: the sync controller writes the status meanwhile.)
-  ResourceClient federated(fed().host(), kFederatedDeployments, fed().ns());
+  ResourceClient federated(fed().host(), kFederatedDeployments, fed().workNamespace());
   Json edited;
   ASSERT_TRUE(eventually([&] {
     auto object = federated.get(name);
@@ -278,7 +222,7 @@ TEST_F(SchedulingE2ETest, RemovingTheRspLeavesTheLastPlacement) {
 }
 
 TEST_F(SchedulingE2ETest, DisablingPropagationStopsAndJoinsThePlugin) {
-  ResourceClient ftcs(fed().host(), kTypeConfigs, fed().kubefedNs());
+  ResourceClient ftcs(fed().host(), kTypeConfigs, fed().kubefedNamespace());
   auto setPropagation = [&](const char* value) {
     auto patched = ftcs.patch("deployments.apps", PatchType::kMerge,
                               std::string(R"({"spec":{"propagation":")") + value + "\"}}");

@@ -16,7 +16,7 @@
 
 #include "federation/client/base64.h"
 #include "federation/client/resource_client.h"
-#include "tests/e2e/kubefedctl_runner.h"
+#include "tests/e2e/federation_fixture.h"
 #include "tests/e2e/webhook_registration.h"
 #include "tests/integration/local_clusters.h"
 #include "tests/integration/process.h"
@@ -81,34 +81,28 @@ class SecretsE2ETest : public testing::Test {
  protected:
   void SetUp() override {
     ASSERT_EQ(ensureKubeFedCrds(), "");
-    host_ = clusters_.client("host");
-    kubefed_ns_ = std::make_unique<TestNamespace>(*host_, "kf-secrets");
-    work_ns_ = std::make_unique<TestNamespace>(*host_, "kf-secrets-work");
+    // At -v 10 (kubefedctl at --v=10): every line they write is searched for credentials.
+    federation_ = std::make_unique<E2EFederation>(E2EFederationOptions{
+        .prefix = "kf-secrets", .manager_flags = {"-v", "10"}, .kubefedctl_flags = {"--v=10"}});
     ASSERT_NO_FATAL_FAILURE(startWebhook());
-    ASSERT_NO_FATAL_FAILURE(writeKubeFedConfig());
-    manager_ = std::make_unique<ChildProcess>(
-        builtBinary("cmd/controller-manager/controller-manager"),
-        std::vector<std::string>{"--kubeconfig", clusters_.kubeconfigPath(), "--kubefed-namespace",
-                                 ns(), "--healthz-addr", "127.0.0.1:0", "--metrics-addr",
-                                 "127.0.0.1:0", "-v", "10"});
-    ASSERT_TRUE(manager_->waitForLog("Starting FederatedTypeConfig controller")) << manager_->log();
+    auto config = fed().createKubeFedConfig();
+    ASSERT_TRUE(config) << config.error().describe();
+    ASSERT_TRUE(fed().startManager()) << fed().manager().log();
   }
 
   void TearDown() override {
-    if (manager_) manager_->signal(SIGTERM);
-    if (manager_) manager_->wait(seconds(30));
-    if (!host_ || !work_ns_) return;
-    releaseFederatedObjects(*host_);
-    for (const std::string member : {"member1", "member2"}) {
-      kubefedctl(
-          {"unjoin", member, "--cluster-context", member, "--host-cluster-name", ns(), "--force"});
-    }
+    if (!federation_) return;
+    fed().shutDown();
     registration_.reset();
-    if (HasFailure() && manager_) std::cerr << "controller manager log:\n" << manager_->log();
+    if (HasFailure() && fed().hasManager()) {
+      std::cerr << "controller manager log:\n" << fed().manager().log();
+    }
     if (HasFailure() && webhook_) std::cerr << "webhook log:\n" << webhook_->log();
   }
 
-  const std::string& ns() const { return kubefed_ns_->name(); }
+  E2EFederation& fed() { return *federation_; }
+  RestClient& host() { return fed().host(); }
+  const std::string& ns() const { return federation_->kubefedNamespace(); }
   std::string env(const std::string& key) const { return clusters_.env(key); }
 
   // The webhook at -v 10, registered for the KubeFed namespace: the KubeFedClusters join writes
@@ -122,7 +116,7 @@ class SecretsE2ETest : public testing::Test {
     ASSERT_TRUE(webhook_->waitForLog("Serving webhook server on")) << webhook_->log();
     const int port = servedPort(*webhook_, "webhook server");
     ASSERT_GT(port, 0) << webhook_->log();
-    registration_ = std::make_unique<WebhookRegistration>(*host_, ns(), port, ca_.cert_pem);
+    registration_ = std::make_unique<WebhookRegistration>(host(), ns(), port, ca_.cert_pem);
     // The API server picks up webhook configurations asynchronously: wait until it calls ours.
     const Json probe = {{"apiVersion", "core.kubefed.io/v1beta1"},
                         {"kind", "KubeFedConfig"},
@@ -134,34 +128,13 @@ class SecretsE2ETest : public testing::Test {
       request.path = "/apis/core.kubefed.io/v1beta1/namespaces/" + ns() + "/kubefedconfigs";
       request.query = {{"dryRun", "All"}};
       request.body = probe.dump();
-      auto sent = host_->send(request);
+      auto sent = host().send(request);
       return !sent && sent.error().message.find("denied the request") != std::string::npos;
     })) << webhook_->log();
   }
 
-  void writeKubeFedConfig() {
-    auto created =
-        ResourceClient(*host_, kKubeFedConfigs, ns())
-            .create({{"apiVersion", "core.kubefed.io/v1beta1"},
-                     {"kind", "KubeFedConfig"},
-                     {"metadata", {{"name", "kubefed"}, {"namespace", ns()}}},
-                     {"spec", kubeFedConfigSpec(
-                                  {{"clusterHealthCheck", {{"period", "1s"}, {"timeout", "2s"}}},
-                                   {"controllerDuration",
-                                    {{"availableDelay", "1s"}, {"unavailableDelay", "1s"}}}})}});
-    ASSERT_TRUE(created) << created.error().describe();
-  }
-
-  // kubefedctl ARGS at --v=10 against this test's KubeFed namespace; its output is kept.
-  RunResult kubefedctl(std::vector<std::string> args) {
-    args.insert(args.end(), {"--kubefed-namespace", ns(), "--v=10"});
-    RunResult result = runKubefedctl(args);
-    cli_output_ += result.out + result.err;
-    return result;
-  }
-
   void create(const GroupVersionResource& resource, const std::string& ns, const Json& object) {
-    auto created = ResourceClient(*host_, resource, ns).create(object);
+    auto created = ResourceClient(host(), resource, ns).create(object);
     ASSERT_TRUE(created) << created.error().describe();
   }
 
@@ -185,7 +158,7 @@ class SecretsE2ETest : public testing::Test {
 
   // The message of a KubeFedCluster's Offline=True condition ("" while there is none).
   std::string offlineMessage(const std::string& cluster) {
-    auto object = ResourceClient(*host_, kKubeFedClusters, ns()).get(cluster);
+    auto object = ResourceClient(host(), kKubeFedClusters, ns()).get(cluster);
     if (!object) return "";
     const Json& status = object.value().value("status", Json::object());
     for (const auto& c : status.value("conditions", Json::array())) {
@@ -214,12 +187,12 @@ class SecretsE2ETest : public testing::Test {
   // The member token of every KubeFedCluster in the KubeFed namespace (from its Secret).
   std::vector<Credential> clusterTokens() {
     std::vector<Credential> tokens;
-    auto clusters = ResourceClient(*host_, kKubeFedClusters, ns()).listAll({});
+    auto clusters = ResourceClient(host(), kKubeFedClusters, ns()).listAll({});
     EXPECT_TRUE(clusters) << clusters.error().describe();
     if (!clusters) return tokens;
     for (const auto& cluster : clusters.value().items) {
       const std::string secret_name = cluster["spec"]["secretRef"].value("name", "");
-      auto secret = ResourceClient(*host_, kSecrets, ns()).get(secret_name);
+      auto secret = ResourceClient(host(), kSecrets, ns()).get(secret_name);
       EXPECT_TRUE(secret) << secret_name << ": " << secret.error().describe();
       if (!secret) continue;
       const auto token = base64Decode(secret.value()["data"].value("token", ""));
@@ -234,30 +207,19 @@ class SecretsE2ETest : public testing::Test {
   }
 
   LocalClusters& clusters_ = LocalClusters::get();
-  std::unique_ptr<RestClient> host_;
-  std::unique_ptr<TestNamespace> kubefed_ns_;
-  std::unique_ptr<TestNamespace> work_ns_;
+  std::unique_ptr<E2EFederation> federation_;
   test::TempDir certs_;
   test::SecretVolume volume_{certs_};
   test::Credential ca_ = test::makeCa("secrets-e2e-ca");
   test::Credential serving_ = webhookServingCert(ca_);
   std::unique_ptr<ChildProcess> webhook_;
   std::unique_ptr<WebhookRegistration> registration_;
-  std::unique_ptr<ChildProcess> manager_;
-  std::string cli_output_;
 };
 
 TEST_F(SecretsE2ETest, NoCredentialAppearsInAnyLogOrEventAndAWrongCaSaysWhy) {
   // 1. A federation: both members joined, namespaces and secrets federated.
-  for (const std::string member : {"member1", "member2"}) {
-    const RunResult joined =
-        kubefedctl({"join", member, "--cluster-context", member, "--host-cluster-name", ns()});
-    ASSERT_EQ(joined.exit_code, 0) << describe(joined);
-  }
-  for (const std::string type : {"namespaces", "secrets"}) {
-    const RunResult enabled = kubefedctl({"enable", type});
-    ASSERT_EQ(enabled.exit_code, 0) << describe(enabled);
-  }
+  ASSERT_EQ(fed().joinMembers(), "");
+  ASSERT_EQ(fed().enableTypes({"namespaces", "secrets"}), "");
 
   // 2. Two members that fail: a CA that did not sign the server's certificate (member1's admin
   // token in its Secret), and a token the member rejects.
@@ -268,7 +230,7 @@ TEST_F(SecretsE2ETest, NoCredentialAppearsInAnyLogOrEventAndAWrongCaSaysWhy) {
       addBrokenCluster("rejected-token", readFile(env("KF_CA_FILE")), rejected_token));
 
   // 3. A FederatedSecret in both members, member2 with an overridden value.
-  const std::string work = work_ns_->name();
+  const std::string work = fed().workNamespace();
   const std::string value = randomSecret("secret-value-");
   const std::string overridden = randomSecret("overridden-value-");
   ASSERT_NO_FATAL_FAILURE(create(
@@ -295,9 +257,9 @@ TEST_F(SecretsE2ETest, NoCredentialAppearsInAnyLogOrEventAndAWrongCaSaysWhy) {
     return base64Decode(secret.value()["data"].value("password", "")).value_or("");
   };
   ASSERT_TRUE(eventually([&] { return password_in("member1") == value; }, seconds(90)))
-      << manager_->log();
+      << fed().manager().log();
   ASSERT_TRUE(eventually([&] { return password_in("member2") == overridden; }, seconds(90)))
-      << manager_->log();
+      << fed().manager().log();
 
   // 4. The wrong CA: Offline with KubeFed's message, and the ClusterOffline event says the TLS
   // verification failed and why.
@@ -310,7 +272,7 @@ TEST_F(SecretsE2ETest, NoCredentialAppearsInAnyLogOrEventAndAWrongCaSaysWhy) {
       << offlineCause("rejected-token");
   // The failed probes were recorded as Events on the clusters (so the search below covers them).
   ASSERT_TRUE(eventually([&] {
-    const std::string events = eventsOf(*host_);
+    const std::string events = eventsOf(host());
     return events.find("RetrievingClusterHealthFailed") != std::string::npos &&
            events.find("\"wrong-ca\"") != std::string::npos;
   }));
@@ -329,25 +291,24 @@ TEST_F(SecretsE2ETest, NoCredentialAppearsInAnyLogOrEventAndAWrongCaSaysWhy) {
   secrets.push_back(credential("the FederatedSecret's overridden value", overridden));
 
   // 6. Everything the processes wrote and every Event, after the manager and the webhook stop.
-  manager_->signal(SIGTERM);
-  EXPECT_EQ(manager_->wait(seconds(30)).value_or(-1), 0);
+  EXPECT_EQ(fed().stopManager().value_or(-1), 0);
   webhook_->signal(SIGTERM);
   EXPECT_EQ(webhook_->wait(seconds(30)).value_or(-1), 0);
   const std::vector<std::pair<std::string, std::string>> haystacks = {
-      {"the controller manager's log", manager_->log()},
+      {"the controller manager's log", fed().manager().log()},
       {"the webhook's log", webhook_->log()},
-      {"kubefedctl's output", cli_output_},
-      {"the host's Events", eventsOf(*host_)},
+      {"kubefedctl's output", fed().kubefedctlOutput()},
+      {"the host's Events", eventsOf(host())},
       {"member1's Events", eventsOf(*clusters_.client("member1"))},
       {"member2's Events", eventsOf(*clusters_.client("member2"))}};
   // The search covers what it should: the runs were verbose and saw the objects involved.
   EXPECT_NE(haystacks[3].second.find("\"credentials\""), std::string::npos)
       << "no Event about the FederatedSecret";
-  EXPECT_NE(manager_->log().find("cluster=wrong-ca"), std::string::npos);
+  EXPECT_NE(fed().manager().log().find("cluster=wrong-ca"), std::string::npos);
   EXPECT_NE(webhook_->log().find("Admission review path=/validate-kubefedcluster"),
             std::string::npos)
       << webhook_->log();
-  EXPECT_NE(cli_output_.find("member1"), std::string::npos);
+  EXPECT_NE(fed().kubefedctlOutput().find("member1"), std::string::npos);
   for (const auto& [where, text] : haystacks) {
     for (const auto& secret : secrets) {
       for (const auto& form : secret.forms) {

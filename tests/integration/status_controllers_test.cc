@@ -16,13 +16,10 @@
 
 #include "controllers/federatedtypeconfig/ftc_controller.h"
 #include "controllers/manager/sync_type_controllers.h"
-#include "federation/client/discovery.h"
 #include "federation/client/resource_client.h"
-#include "federation/crdgen/lookup.h"
-#include "federation/crdgen/target_schema.h"
-#include "federation/crdgen/type_config.h"
 #include "federation/events/event_recorders.h"
 #include "federation/metrics/kubefed_metrics.h"
+#include "tests/integration/federated_types.h"
 #include "tests/integration/local_clusters.h"
 #include "tests/integration/resources.h"
 
@@ -35,32 +32,6 @@ const GroupVersionResource kFederatedServices{"types.kubefed.io", "v1beta1", "fe
 const GroupVersionResource kServiceStatuses{"core.kubefed.io", "v1alpha1",
                                             "federatedservicestatuses", true};
 const std::vector<std::string> kMemberNames = {"member1", "member2"};
-
-// `kubefedctl enable NAME`'s CRD (created or replaced, then Established) and FTC (returned).
-Result<Json> installFederatedType(RestClient& host, const std::string& name) {
-  DiscoveryClient discovery(host);
-  KF_TRY(target, lookupApiResource(discovery, name, ""));
-  KF_TRY(schema, fetchTargetSchema(host, target));
-  EnableTypeDirective directive;
-  directive.target_name = name;
-  const EnableResources generated = generateEnableResources(target, schema, directive);
-  Json crd = Json::parse(generated.crd.dump());
-  ResourceClient crds(host, kCrds);
-  Result<Json> applied = crds.create(crd);
-  if (!applied && isAlreadyExists(applied.error())) {
-    KF_TRY(existing, crds.get(objectName(crd)));
-    crd["metadata"]["resourceVersion"] = objectResourceVersion(existing);
-    applied = crds.update(crd);
-  }
-  if (!applied) return applied.error();
-  if (!eventually([&] {
-        auto current = crds.get(objectName(crd));
-        return current && isEstablished(current.value());
-      })) {
-    return makeError(Reason::kTimeout, objectName(crd) + " did not become Established");
-  }
-  return Json::parse(generated.type_config.dump());
-}
 
 std::map<std::string, Json>& installedTypes() {
   static std::map<std::string, Json> types;

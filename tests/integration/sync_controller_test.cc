@@ -17,14 +17,11 @@
 #include <vector>
 
 #include "apis/encoding/version_hash.h"
-#include "federation/client/discovery.h"
 #include "federation/client/resource_client.h"
-#include "federation/crdgen/lookup.h"
-#include "federation/crdgen/target_schema.h"
-#include "federation/crdgen/type_config.h"
 #include "federation/events/api_event_recorder.h"
 #include "federation/metrics/kubefed_metrics.h"
 #include "federation/runtime/thread_annotations.h"
+#include "tests/integration/federated_types.h"
 #include "tests/integration/local_clusters.h"
 #include "tests/integration/resources.h"
 
@@ -39,34 +36,11 @@ const GroupVersionResource kFederatedNamespaces{"types.kubefed.io", "v1beta1",
 
 const std::vector<std::string> kMembers = {"member1", "member2"};
 
-// What `kubefedctl enable <name>` would install: the federated CRD (created or replaced, then
-// Established) and the FederatedTypeConfig (returned, not stored: the test starts the sync
-// controller itself).
+// What `kubefedctl enable <name>` would install: the federated CRD (installed) and the
+// FederatedTypeConfig (returned, not stored: the test starts the sync controller itself).
 Result<core::FederatedTypeConfig> enableType(RestClient& host, const std::string& name) {
-  DiscoveryClient discovery(host);
-  KF_TRY(target, lookupApiResource(discovery, name, ""));
-  KF_TRY(schema, fetchTargetSchema(host, target));
-  EnableTypeDirective directive;
-  directive.target_name = name;
-  const EnableResources generated = generateEnableResources(target, schema, directive);
-  Json crd = Json::parse(generated.crd.dump());
-  ResourceClient crds(host, kCrds);
-  Result<Json> created = crds.create(crd);
-  if (!created && isAlreadyExists(created.error())) {
-    KF_TRY(existing, crds.get(objectName(crd)));
-    crd["metadata"]["resourceVersion"] = objectResourceVersion(existing);
-    created = crds.update(crd);
-  }
-  if (!created) {
-    return created.error();
-  }
-  if (!eventually([&] {
-        auto current = crds.get(objectName(crd));
-        return current && isEstablished(current.value());
-      })) {
-    return makeError(Reason::kTimeout, objectName(crd) + " did not become Established");
-  }
-  return core::FederatedTypeConfig::fromJson(Json::parse(generated.type_config.dump()));
+  KF_TRY(ftc, installFederatedType(host, name));
+  return core::FederatedTypeConfig::fromJson(ftc);
 }
 
 std::map<std::string, core::FederatedTypeConfig>& typeConfigs() {

@@ -1,0 +1,97 @@
+#include "tests/e2e/federation_fixture.h"
+
+#include <signal.h>
+
+#include <utility>
+
+#include "federation/client/resource_client.h"
+#include "tests/integration/resources.h"
+
+namespace kf::integration {
+
+using std::chrono::seconds;
+
+E2EFederation::E2EFederation(E2EFederationOptions options)
+    : options_(std::move(options)),
+      clusters_(LocalClusters::get()),
+      host_(clusters_.client("host")),
+      kubefed_ns_(*host_, options_.prefix),
+      work_ns_(*host_, options_.prefix + "-work") {
+  for (const std::string& member : options_.members) members_[member] = clusters_.client(member);
+}
+
+E2EFederation::~E2EFederation() { shutDown(); }
+
+Result<Json> E2EFederation::createKubeFedConfig() {
+  return ResourceClient(*host_, kKubeFedConfigs, kubefedNamespace())
+      .create({{"apiVersion", "core.kubefed.io/v1beta1"},
+               {"kind", "KubeFedConfig"},
+               {"metadata", {{"name", "kubefed"}, {"namespace", kubefedNamespace()}}},
+               {"spec",
+                kubeFedConfigSpec({{"clusterHealthCheck", {{"period", "1s"}, {"timeout", "2s"}}},
+                                   {"controllerDuration",
+                                    {{"availableDelay", "1s"}, {"unavailableDelay", "1s"}}}})}});
+}
+
+bool E2EFederation::startManager(const std::string& ready_line,
+                                 const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {"--kubeconfig",        clusters_.kubeconfigPath(),
+                                   "--kubefed-namespace", kubefedNamespace(),
+                                   "--healthz-addr",      "127.0.0.1:0",
+                                   "--metrics-addr",      "127.0.0.1:0"};
+  args.insert(args.end(), options_.manager_flags.begin(), options_.manager_flags.end());
+  args.insert(args.end(), extra.begin(), extra.end());
+  manager_ = std::make_unique<ChildProcess>(
+      builtBinary("cmd/controller-manager/controller-manager"), args);
+  return manager_->waitForLog(ready_line);
+}
+
+std::optional<int> E2EFederation::stopManager() {
+  manager_->signal(SIGTERM);
+  return manager_->wait(seconds(30));
+}
+
+RunResult E2EFederation::kubefedctl(std::vector<std::string> args) {
+  args.insert(args.end(), {"--kubefed-namespace", kubefedNamespace()});
+  args.insert(args.end(), options_.kubefedctl_flags.begin(), options_.kubefedctl_flags.end());
+  RunResult result = runKubefedctl(args);
+  kubefedctl_output_ += result.out + result.err;
+  return result;
+}
+
+std::string E2EFederation::runAll(const std::vector<std::vector<std::string>>& commands) {
+  std::string failures;
+  for (const auto& command : commands) {
+    const RunResult result = kubefedctl(command);
+    if (result.exit_code != 0) failures += "kubefedctl " + command[0] + ": " + describe(result);
+  }
+  return failures;
+}
+
+std::string E2EFederation::joinMembers() {
+  std::vector<std::vector<std::string>> joins;
+  for (const std::string& member : options_.members) {
+    joins.push_back(
+        {"join", member, "--cluster-context", member, "--host-cluster-name", kubefedNamespace()});
+  }
+  return runAll(joins);
+}
+
+std::string E2EFederation::enableTypes(const std::vector<std::string>& types) {
+  std::vector<std::vector<std::string>> enables;
+  for (const std::string& type : types) enables.push_back({"enable", type});
+  return runAll(enables);
+}
+
+void E2EFederation::shutDown() {
+  if (std::exchange(shut_down_, true)) return;
+  if (manager_) stopManager();
+  // Once the controller manager has exited: its sync controllers would finalize them again.
+  releaseFederatedObjects(*host_);
+  for (const std::string& member : options_.members) {
+    kubefedctl({"unjoin", member, "--cluster-context", member, "--host-cluster-name",
+                kubefedNamespace(), "--force"});
+  }
+}
+
+}  // namespace kf::integration

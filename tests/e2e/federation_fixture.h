@@ -1,0 +1,94 @@
+#pragma once
+// A federation of one end-to-end suite's own on the local clusters: a KubeFed namespace and a
+// workload namespace, the KubeFedConfig with short delays, the controller-manager binary as a
+// process, the members joined with `kubefedctl join`. Each step is a call, so a suite can put
+// its own set-up between them (a webhook, CRDs) and assert on each result as it needs.
+//
+// shutDown() (also run by the destructor) stops the controller manager, then releases the
+// federated objects it left finalized (releaseFederatedObjects) and unjoins the members.
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "federation/client/rest_client.h"
+#include "tests/e2e/kubefedctl_runner.h"
+#include "tests/integration/local_clusters.h"
+#include "tests/integration/process.h"
+
+namespace kf::integration {
+
+// What the controller manager logs once it watches FederatedTypeConfigs.
+inline constexpr const char* kFtcControllerStarted = "Starting FederatedTypeConfig controller";
+
+struct E2EFederationOptions {
+  // Prefix of the KubeFed namespace (also the host cluster name given to `join`); the workload
+  // namespace's prefix is this + "-work".
+  std::string prefix;
+  std::vector<std::string> members = {"member1", "member2"};
+  // Controller-manager flags after the kubeconfig, the KubeFed namespace and the serving
+  // addresses.
+  std::vector<std::string> manager_flags = {"--rest-config-qps", "100", "--rest-config-burst",
+                                            "200"};
+  // Flags after every kubefedctl command's own and its --kubefed-namespace.
+  std::vector<std::string> kubefedctl_flags;
+};
+
+class E2EFederation {
+ public:
+  // Creates the two namespaces and a client of the host and of each member.
+  explicit E2EFederation(E2EFederationOptions options);
+  // shutDown().
+  ~E2EFederation();
+  E2EFederation(const E2EFederation&) = delete;
+  E2EFederation& operator=(const E2EFederation&) = delete;
+
+  // The KubeFedConfig "kubefed": KubeFed's defaults with a 1 s health check (2 s timeout) and
+  // 1 s cluster delays.
+  Result<Json> createKubeFedConfig();
+  // Starts the controller manager with `extra` flags after the options' ones, replacing one
+  // started before; whether it logged `ready_line` in time.
+  bool startManager(const std::string& ready_line = kFtcControllerStarted,
+                    const std::vector<std::string>& extra = {});
+  // SIGTERM; its exit code, nullopt when it did not exit within 30 s.
+  std::optional<int> stopManager();
+
+  // kubefedctl ARGS against the host and the KubeFed namespace; its output is kept.
+  RunResult kubefedctl(std::vector<std::string> args);
+  // Joins every member; "" when all joined, else what each failed one printed.
+  std::string joinMembers();
+  // `kubefedctl enable` of each type; "" when all were enabled, else what each failure printed.
+  std::string enableTypes(const std::vector<std::string>& types);
+
+  // Stops the controller manager, releases the federated objects, unjoins the members.
+  // Idempotent.
+  void shutDown();
+
+  RestClient& host() { return *host_; }
+  RestClient& member(const std::string& name) { return *members_.at(name); }
+  const std::vector<std::string>& memberNames() const { return options_.members; }
+  const std::string& kubefedNamespace() const { return kubefed_ns_.name(); }
+  const std::string& workNamespace() const { return work_ns_.name(); }
+  bool hasManager() const { return manager_ != nullptr; }
+  ChildProcess& manager() { return *manager_; }
+  // Everything the kubefedctl runs wrote so far, stdout then stderr of each, in order.
+  const std::string& kubefedctlOutput() const { return kubefedctl_output_; }
+
+ private:
+  // Runs each command; "" when all succeeded, else the description of each failure.
+  std::string runAll(const std::vector<std::vector<std::string>>& commands);
+
+  const E2EFederationOptions options_;
+  LocalClusters& clusters_;
+  std::unique_ptr<RestClient> host_;
+  TestNamespace kubefed_ns_;
+  TestNamespace work_ns_;
+  std::map<std::string, std::unique_ptr<RestClient>> members_;
+  std::unique_ptr<ChildProcess> manager_;
+  std::string kubefedctl_output_;
+  bool shut_down_ = false;
+};
+
+}  // namespace kf::integration
