@@ -18,8 +18,12 @@ ClusterAvailabilityTrigger::~ClusterAvailabilityTrigger() { stop(); }
 
 void ClusterAvailabilityTrigger::start() {
   const ListenerId id = clusters_.subscribe([this](const ClusterEvent& event) {
-    if (event.became_available) arm(/*available=*/true);
-    if (event.became_unavailable) arm(/*available=*/false);
+    // A ready cluster whose labels, annotations or spec changed: KubeFed takes it out and adds
+    // it back, so both looks happen (a clusterSelector may now match it, or no longer).
+    const bool readded =
+        event.change == ClusterChange::kChanged && event.cluster.ready && !event.became_available;
+    if (event.became_available || readded) arm(/*available=*/true);
+    if (event.became_unavailable || readded) arm(/*available=*/false);
   });
   MutexLock lock(mu_);
   listener_ = id;

@@ -2,8 +2,9 @@
 // KubeFed's reaction to a member cluster changing readiness (spec §2.5.1, §2.7): once a cluster
 // became ready, wait `available_delay` (clusterAvailableDelay) for the caches to follow, then
 // look at everything again; the same `unavailable_delay` (clusterUnavailableDelay) after one
-// stopped being ready. One timer per direction is pending at a time: a second change while one
-// waits is covered by it.
+// stopped being ready. A ready cluster whose labels, annotations or spec changed arms both, as
+// KubeFed removes and adds such a cluster again. One timer per direction is pending at a time: a
+// second change while one waits is covered by it.
 
 #include <functional>
 #include <optional>

@@ -173,7 +173,7 @@ class SecretsE2ETest : public testing::Test {
   std::string offlineCause(const std::string& cluster) {
     std::string message;
     eventually([&] {
-      for (const Json& event : Json::parse(eventsOf(*host_))) {
+      for (const Json& event : Json::parse(eventsOf(host()))) {
         if (event.value("reason", "") == "ClusterOffline" &&
             event["involvedObject"].value("name", "") == cluster) {
           message = event.value("message", "");

@@ -800,6 +800,22 @@ TEST_F(SyncControllerTest, RawStatusCollectionCopiesMemberStatuses) {
       << federated(kFederatedDeployments, "web").dump();
 }
 
+// A member relabelled so that a clusterSelector now matches it gets the object without the
+// federated object changing (KubeFed re-adds a cluster whose labels changed).
+TEST_F(SyncControllerTest, ARelabelledClusterThatNowMatchesTheSelectorGetsTheObject) {
+  createFederated(
+      kFederatedConfigMaps,
+      federatedConfigMap("east", {{"k", "v"}},
+                         {{"clusterSelector", {{"matchLabels", {{"region", "east"}}}}}}));
+  startController();
+  expectSummary("east", "True member1");
+  EXPECT_TRUE(memberAbsent("member2", "east"));
+
+  registry_.upsert({"member2", true, {{"region", "east"}}, nullptr}, members_["member2"]);
+  EXPECT_TRUE(eventually([&] { return memberValue("member2", "east") == "v"; }));
+  expectSummary("east", "True member1 member2");
+}
+
 // An update a member rejects (a Deployment's selector is immutable) leaves UpdateFailed with the
 // member object's last known status as its remote status, as KubeFed keeps it.
 TEST_F(SyncControllerTest, RawStatusCollectionKeepsTheMemberStatusWhenAnUpdateFails) {

@@ -46,6 +46,24 @@ TEST_F(AvailabilityTriggerTest, FiresTheUnavailableDelayAfterAClusterStoppedBein
   EXPECT_EQ(fired_, 1);
 }
 
+// KubeFed takes a cluster whose labels, annotations or spec changed out and adds it back: both
+// looks happen; a change of an unready cluster's labels arms nothing.
+TEST_F(AvailabilityTriggerTest, ARelabelledReadyClusterFiresBothDelays) {
+  setReady("a", true);
+  registry_.upsert(ClusterSnapshot{.name = "b", .ready = false}, nullptr);
+  trigger_.start();
+  registry_.upsert(ClusterSnapshot{.name = "b", .ready = false, .labels = {{"region", "east"}}},
+                   nullptr);
+  registry_.upsert(ClusterSnapshot{.name = "a", .ready = true, .labels = {{"region", "east"}}},
+                   nullptr);
+  clock_.advance(seconds(20));
+  EXPECT_EQ(fired_, 1);
+  clock_.advance(seconds(40));
+  EXPECT_EQ(fired_, 2);
+  clock_.advance(seconds(60));
+  EXPECT_EQ(fired_, 2);
+}
+
 TEST_F(AvailabilityTriggerTest, ChangesWhileOneIsPendingFireOnce) {
   trigger_.start();
   setReady("a", true);
