@@ -135,11 +135,13 @@ std::vector<ClusterStep> stepsFor(const ForecastInputs& inputs, SyncObservation 
 }
 
 void addUnreadable(const ForecastInputs& inputs, std::vector<MemberForecast>& forecasts) {
-  for (const auto& [cluster, why] : inputs.unreadable) {
+  for (const auto& unreadable : inputs.unreadable) {
+    const std::string& cluster = unreadable.first;
     auto it = std::find_if(forecasts.begin(), forecasts.end(),
                            [&](const MemberForecast& f) { return f.cluster == cluster; });
     if (it == forecasts.end()) it = forecasts.insert(forecasts.end(), MemberForecast{});
-    *it = MemberForecast{.cluster = cluster, .action = MemberAction::kUnknown, .reason = why};
+    *it = MemberForecast{
+        .cluster = cluster, .action = MemberAction::kUnknown, .reason = unreadable.second};
   }
   std::sort(forecasts.begin(), forecasts.end(),
             [](const MemberForecast& a, const MemberForecast& b) { return a.cluster < b.cluster; });
