@@ -95,18 +95,18 @@ ResourceClient resourceClient(const MemberObjectContext& context, RestClient& cl
   return ResourceClient(client, context.target_resource, context.target.ns);
 }
 
-void warnAboutDroppedTemplateFields(const MemberObjectContext& context,
-                                    const DesiredObject& desired) {
+void warnAboutDroppedTemplateFields(const MemberObjectContext& context, bool dropped_annotations,
+                                    bool dropped_finalizers) {
   if (!context.recorder || !context.federated) {
     return;
   }
   const ObjectReference reference = referenceTo(*context.federated);
-  if (desired.dropped_annotations) {
+  if (dropped_annotations) {
     context.recorder->event(reference, EventType::kWarning,
                             std::string(kAnnotationsNotSupportedReason),
                             templateFieldNotSupportedMessage("annotations"));
   }
-  if (desired.dropped_finalizers) {
+  if (dropped_finalizers) {
     context.recorder->event(reference, EventType::kWarning,
                             std::string(kFinalizersNotSupportedReason),
                             templateFieldNotSupportedMessage("finalizers"));
@@ -118,7 +118,7 @@ std::optional<Json> desiredFor(const MemberObjectContext& context, const Operati
                                const Json* cluster_object, OperationReport& report) {
   DesiredObject desired = desiredObjectForCluster(*context.federated, context.target_type,
                                                   report.cluster(), cluster_object);
-  warnAboutDroppedTemplateFields(context, desired);
+  warnAboutDroppedTemplateFields(context, desired.dropped_annotations, desired.dropped_finalizers);
   if (!desired.ok()) {
     recordOperationError(context, op, report, desired.failure, desired.error);
     return std::nullopt;
@@ -132,27 +132,18 @@ void update(const MemberObjectContext& context, RestClient& client, const Json& 
   // The member object's status as found: an update that fails keeps it as the remote status (as
   // KubeFed does); a successful one replaces it with the status of the object written.
   report.sawObject(cluster_object);
-  if (isExplicitlyUnmanaged(cluster_object)) {
-    recordOperationError(context, kUpdate, report, PropagationStatus::kManagedLabelFalse,
-                         managedLabelFalseMessage());
+  UpdateDecision decision = decideUpdate(context, report.cluster(), cluster_object);
+  warnAboutDroppedTemplateFields(context, decision.dropped_annotations,
+                                 decision.dropped_finalizers);
+  if (!decision.ok()) {
+    recordOperationError(context, kUpdate, report, decision.failure, decision.error);
     return;
   }
-  std::optional<Json> desired = desiredFor(context, kUpdate, &cluster_object, report);
-  if (!desired) {
-    return;
-  }
-  if (!context.version_error.empty()) {
-    recordOperationError(context, kUpdate, report, PropagationStatus::kVersionRetrievalFailed,
-                         context.version_error);
-    return;
-  }
-  auto recorded = context.recorded_versions.find(report.cluster());
-  const std::string version = recorded == context.recorded_versions.end() ? "" : recorded->second;
-  if (!objectNeedsUpdate(*desired, cluster_object, version)) {
+  if (!decision.write) {
     return;
   }
   recordEvent(context, kUpdate, report.cluster());
-  Result<Json> updated = resourceClient(context, client).update(*desired);
+  Result<Json> updated = resourceClient(context, client).update(decision.desired);
   if (!updated) {
     recordOperationError(context, kUpdate, report, PropagationStatus::kUpdateFailed,
                          updated.error().describe());
@@ -173,6 +164,39 @@ bool isAlreadyExists(const MemberObjectContext& context, const ApiError& error) 
 }
 
 }  // namespace
+
+UpdateDecision decideUpdate(const MemberObjectContext& context, const std::string& cluster,
+                            const Json& cluster_object) {
+  UpdateDecision out;
+  if (isExplicitlyUnmanaged(cluster_object)) {
+    out.failure = PropagationStatus::kManagedLabelFalse;
+    out.error = managedLabelFalseMessage();
+    return out;
+  }
+  DesiredObject desired =
+      desiredObjectForCluster(*context.federated, context.target_type, cluster, &cluster_object);
+  out.dropped_annotations = desired.dropped_annotations;
+  out.dropped_finalizers = desired.dropped_finalizers;
+  if (!desired.ok()) {
+    out.failure = desired.failure;
+    out.error = std::move(desired.error);
+    return out;
+  }
+  out.desired = std::move(desired.object);
+  if (!context.version_error.empty()) {
+    out.failure = PropagationStatus::kVersionRetrievalFailed;
+    out.error = context.version_error;
+    return out;
+  }
+  auto recorded = context.recorded_versions.find(cluster);
+  const std::string version = recorded == context.recorded_versions.end() ? "" : recorded->second;
+  out.write = objectNeedsUpdate(out.desired, cluster_object, version);
+  return out;
+}
+
+bool adoptsExisting(const MemberObjectContext& context, const Json& existing) {
+  return !context.skip_adopting || context.isHostNamespace(existing);
+}
 
 bool MemberObjectContext::isHostNamespace(const Json& cluster_object) const {
   return target_type.kind == "Namespace" && !host_namespace_uid.empty() &&
@@ -224,7 +248,7 @@ void createInCluster(const ContextPtr& context, OperationReport& report) {
         "failed to retrieve object potentially requiring adoption: " + existing.error().describe());
     return;
   }
-  if (context->skip_adopting && !context->isHostNamespace(existing.value())) {
+  if (!adoptsExisting(*context, existing.value())) {
     recordOperationError(*context, kCreate, report, PropagationStatus::kAlreadyExists,
                          "Resource pre-exist in cluster");
     return;

@@ -44,6 +44,33 @@ struct MemberObjectContext {
 
 using ContextPtr = std::shared_ptr<const MemberObjectContext>;
 
+// What an update of a member object comes to, decided before anything is written (spec §2.5.6
+// Update): the reconcile's update operation acts on it, and `kubefedctl plan` reports it.
+struct UpdateDecision {
+  // kOk, or the status recorded instead of writing: ManagedLabelFalse, ComputeResourceFailed,
+  // FieldRetentionFailed, ApplyOverridesFailed, VersionRetrievalFailed; `error` says why.
+  PropagationStatus failure = PropagationStatus::kOk;
+  std::string error;
+  // The member drifted from the version recorded for it (or none is recorded for the current
+  // hashes): `desired` is written.
+  bool write = false;
+  Json desired;  // the object for the cluster, once computed (retention and overrides applied)
+  bool dropped_annotations = false;  // template fields dropped (Warning events)
+  bool dropped_finalizers = false;
+
+  bool ok() const { return failure == PropagationStatus::kOk; }
+};
+
+// Decides the update of `cluster_object` in `cluster`. Pure: reads `context`'s federated object,
+// type, recorded versions and version error only.
+UpdateDecision decideUpdate(const MemberObjectContext& context, const std::string& cluster,
+                            const Json& cluster_object);
+
+// A create found `existing` in the way (the cache did not hold it: it lacks the managed label):
+// the operation adopts it by updating it, unless adoption is disabled (status AlreadyExists);
+// the host cluster's own namespace is always adopted.
+bool adoptsExisting(const MemberObjectContext& context, const Json& existing);
+
 void createInCluster(const ContextPtr& context, OperationReport& report);
 void updateInCluster(const ContextPtr& context, const Json& cluster_object,
                      OperationReport& report);

@@ -9,71 +9,20 @@
 #include <utility>
 #include <vector>
 
-#include "apis/encoding/version_hash.h"
-#include "apis/federated/federated_resource.h"
 #include "sync/dispatcher.h"
 #include "sync/federated_status_writer.h"
-#include "sync/placement.h"
+#include "sync/pass_inputs.h"
 #include "sync/sync_steps.h"
 
 namespace kf::sync {
 
 namespace {
 
-struct Hashes {
-  std::string template_version;
-  std::string overrides_version;
-  std::string error;  // "" when both were computed
-};
-
-Hashes hashesOf(const Json& federated_object) {
-  const EncodeResult template_version = templateVersion(federated_object);
-  const EncodeResult overrides_version = overridesVersion(federated_object);
-  Hashes out{template_version.value, overrides_version.value, ""};
-  if (!template_version.ok()) {
-    out.error = "computing the template version: " + template_version.error;
-  } else if (!overrides_version.ok()) {
-    out.error = "computing the overrides version: " + overrides_version.error;
-  }
-  return out;
-}
-
 void warn(const SyncContext& context, const Json& federated_object, const std::string& reason,
           const std::string& message) {
   if (context.recorder) {
     context.recorder->event(referenceTo(federated_object), EventType::kWarning, reason, message);
   }
-}
-
-Result<std::set<std::string>> placementOf(const SyncContext& context, const Json& federated_object,
-                                          const Json* federated_namespace,
-                                          const std::vector<ClusterSnapshot>& clusters) {
-  std::vector<MemberCluster> members;
-  members.reserve(clusters.size());
-  for (const ClusterSnapshot& cluster : clusters) {
-    members.push_back(MemberCluster{cluster.name, cluster.labels});
-  }
-  if (context.type.targetNamespaced()) {
-    return computeNamespacedPlacement(federated_object, federated_namespace, members,
-                                      context.type.namespace_scoped_control_plane,
-                                      PlacementMode::kClustersOrSelector);
-  }
-  return computePlacement(federated_object, members, PlacementMode::kClustersOrSelector);
-}
-
-// Names in placement.clusters that no KubeFedCluster has. As in KubeFed they play no part in
-// propagation or in the Propagation condition (GitOps users name clusters before joining them).
-std::vector<std::string> unknownPlacedClusters(const Json& federated_object,
-                                               const std::vector<ClusterSnapshot>& clusters) {
-  std::vector<std::string> unknown;
-  auto placement = federated::readPlacement(federated_object);
-  if (!placement || !placement.value().clusters) return unknown;
-  for (const std::string& name : *placement.value().clusters) {
-    const bool known = std::any_of(clusters.begin(), clusters.end(),
-                                   [&](const ClusterSnapshot& c) { return c.name == name; });
-    if (!known) unknown.push_back(name);
-  }
-  return unknown;
 }
 
 // status.observedGeneration; 0 when absent.
@@ -153,20 +102,18 @@ ReconcileResult propagate(SyncContext& context, const Json& federated_object,
                           const ResolvedEventKey& names, const Json* federated_namespace) {
   PropagationOutcome outcome;
   outcome.raw_status_collection = context.type.raw_status_collection;
-  outcome.namespace_facts =
-      NamespaceFacts{context.type.namespace_scoped_control_plane, context.type.targetNamespaced(),
-                     federated_namespace != nullptr};
+  outcome.namespace_facts = namespaceFactsOf(context.type, federated_namespace != nullptr);
 
   const std::vector<ClusterSnapshot> clusters = context.clusters.clusters();
   Result<std::set<std::string>> selected =
-      placementOf(context, federated_object, federated_namespace, clusters);
+      placementOf(context.type, federated_object, federated_namespace, clusters);
   if (!selected) {
     warn(context, federated_object, "ComputePlacementFailed",
          "Failed to compute placement: " + selected.error().message);
     outcome.reason = AggregateReason::kComputePlacementFailed;
     return writeStatus(context, federated_object, std::move(outcome));
   }
-  const Hashes hashes = hashesOf(federated_object);
+  const VersionHashes hashes = versionHashesOf(federated_object);
   if (!hashes.error.empty()) {
     spdlog::error("Cannot track the versions of {}: {}", objectKey(federated_object), hashes.error);
   }

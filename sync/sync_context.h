@@ -10,6 +10,7 @@
 #include "apis/core/federated_type_config.h"
 #include "federation/client/rest_client.h"
 #include "federation/cluster/cluster_registry.h"
+#include "federation/controller/control_plane_config.h"
 #include "federation/controller/member_informers.h"
 #include "federation/events/event_recorder.h"
 #include "federation/runtime/clock.h"
@@ -38,6 +39,14 @@ struct SyncTypeInfo {
   bool targetNamespaced() const { return target_type.namespaced(); }
 };
 
+// The resource of an FTC's type: group, version, plural and scope.
+GroupVersionResource groupVersionResourceOf(const core::ApiResource& type);
+
+// The type as the FederatedTypeConfig (defaulted here) and the control plane's settings describe
+// it. Fails when the FTC cannot be propagated (a cluster-scoped type on a namespace-scoped control
+// plane, a type without a plural name).
+Result<SyncTypeInfo> syncTypeInfo(core::FederatedTypeConfig ftc, const ControlPlaneConfig& config);
+
 struct SyncContext {
   SyncTypeInfo type;
   std::shared_ptr<RestClient> host;
@@ -56,6 +65,14 @@ struct SyncContext {
   // The generations the unknown-placement warning was given for (propagation_pass.cc).
   GenerationMemo unknown_placement_warned{};
 };
+
+// The parts of a MemberObjectContext that only depend on the type and the object (no clients,
+// events or clock): all that deciding, as opposed to acting, needs. `host_namespace_uid` is the
+// UID of the host's own Namespace named like the target, for a Namespace target ("" otherwise).
+MemberObjectContext memberObjectBasics(const SyncTypeInfo& type, ObjectPtr federated,
+                                       const QualifiedName& target,
+                                       ClusterVersions recorded_versions,
+                                       std::string host_namespace_uid);
 
 // What the member operations on `federated`'s objects (named `target`) share during one
 // reconcile. `federated` may be null (an orphaned member object: no events are recorded).

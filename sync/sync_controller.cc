@@ -27,39 +27,6 @@ std::string lowered(std::string text) {
   return text;
 }
 
-GroupVersionResource resourceOf(const core::ApiResource& type) {
-  return {type.group, type.version, type.plural_name, type.namespaced()};
-}
-
-Result<SyncTypeInfo> typeInfo(core::FederatedTypeConfig ftc, const ControlPlaneConfig& config) {
-  core::setFederatedTypeConfigDefaults(ftc);
-  SyncTypeInfo info;
-  info.target_type = ftc.spec.target_type;
-  info.federated_type = ftc.spec.federated_type;
-  // FederatedNamespace lives in the namespace it describes, whatever its FTC says.
-  info.federated_type.scope = std::string(
-      core::federatedTypeNamespaced(ftc) ? core::kScopeNamespaced : core::kScopeCluster);
-  info.target_resource = resourceOf(info.target_type);
-  info.federated_resource = resourceOf(info.federated_type);
-  info.target_is_namespace = info.target_type.kind == "Namespace" && info.target_type.group.empty();
-  info.raw_status_collection = config.raw_resource_status_collection &&
-                               ftc.spec.status_collection.value_or("") == core::kEnabled;
-  info.kubefed_namespace = config.kubefed_namespace;
-  info.namespace_scoped_control_plane = config.namespaced_scope;
-  info.skip_adopting = config.skip_adopting_resources;
-  if (config.namespaced_scope && !info.target_type.namespaced()) {
-    return makeError(Reason::kInvalid,
-                     "FederatedTypeConfig " + ftc.name() + ": the cluster-scoped type " +
-                         info.target_type.kind +
-                         " cannot be propagated by a namespace-scoped control plane");
-  }
-  if (info.federated_resource.resource.empty() || info.target_resource.resource.empty()) {
-    return makeError(Reason::kInvalid, "FederatedTypeConfig " + ftc.name() +
-                                           ": the target or federated type has no plural name");
-  }
-  return info;
-}
-
 }  // namespace
 
 core::ApiResource defaultFederatedNamespaceType() {
@@ -166,7 +133,7 @@ bool SyncController::synced() const { return parts_->synced(); }
 
 Result<std::unique_ptr<SyncController>> SyncController::start(const core::FederatedTypeConfig& ftc,
                                                               SyncControllerDeps deps) {
-  KF_TRY(info, typeInfo(ftc, deps.config));
+  KF_TRY(info, syncTypeInfo(ftc, deps.config));
   const std::string component = lowered(info.federated_type.kind) + "-controller";
   auto parts = std::make_unique<Parts>(std::move(info), std::move(deps));
   Parts& p = *parts;
@@ -177,7 +144,7 @@ Result<std::unique_ptr<SyncController>> SyncController::start(const core::Federa
                                     .target_is_namespace = type.target_is_namespace,
                                     .federated_namespace = std::nullopt};
   if (type.targetNamespaced()) {
-    host_options.federated_namespace = resourceOf(p.deps.federated_namespace_type);
+    host_options.federated_namespace = groupVersionResourceOf(p.deps.federated_namespace_type);
   }
   KF_TRY(host_informers, HostInformers::start(host_options, p.deps.host_informers));
   p.host_informers = std::move(host_informers);

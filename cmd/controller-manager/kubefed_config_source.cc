@@ -107,10 +107,6 @@ std::string printedLikeGoErrorList(const meta::ErrorList& errors) {
   return out + "]";
 }
 
-Duration valueOr(const std::optional<meta::Duration>& value, Duration fallback) {
-  return value ? value->value() : fallback;
-}
-
 }  // namespace
 
 Result<core::KubeFedConfig> obtainKubeFedConfig(RestClient& host, const Options& options,
@@ -134,56 +130,20 @@ Result<core::KubeFedConfig> obtainKubeFedConfig(RestClient& host, const Options&
 Result<ControlPlaneConfig> controlPlaneConfigFrom(const core::KubeFedConfig& config,
                                                   const Options& options, const std::string& ns,
                                                   FeatureGate& gates) {
-  const auto& spec = config.spec;
-  ControlPlaneConfig out;
-  out.kubefed_namespace = ns;
-  out.namespaced_scope = spec.scope == core::kScopeNamespaced;
-  out.target_namespace = out.namespaced_scope ? ns : "";
+  std::vector<std::string> warnings;
+  KF_TRY(out, controlPlaneConfigOf(config, ns, options.feature_gates, gates, &warnings));
   if (out.namespaced_scope) {
     spdlog::info("KubeFed will be limited to the \"{}\" namespace", ns);
   } else {
     spdlog::info("KubeFed will target all namespaces");
   }
-  // Validation required every section and checked the values.
-  const auto& durations = *spec.controller_duration;
-  out.cluster_available_delay = valueOr(durations.available_delay, out.cluster_available_delay);
-  out.cluster_unavailable_delay =
-      valueOr(durations.unavailable_delay, out.cluster_unavailable_delay);
-  const auto& election = *spec.leader_elect;
-  out.lease_duration = options.leader_elect_lease_duration.value_or(
-      valueOr(election.lease_duration, out.lease_duration));
-  out.renew_deadline = options.leader_elect_renew_deadline.value_or(
-      valueOr(election.renew_deadline, out.renew_deadline));
-  out.retry_period =
-      options.leader_elect_retry_period.value_or(valueOr(election.retry_period, out.retry_period));
-  out.resource_lock = election.resource_lock.value_or(out.resource_lock);
-  const auto& health = *spec.cluster_health_check;
-  out.health_period = valueOr(health.period, out.health_period);
-  out.health_timeout = valueOr(health.timeout, out.health_timeout);
-  out.health_failure_threshold = static_cast<int>(health.failure_threshold.value_or(3));
-  out.health_success_threshold = static_cast<int>(health.success_threshold.value_or(1));
-  out.sync_max_concurrent_reconciles =
-      static_cast<int>(spec.sync_controller->max_concurrent_reconciles.value_or(1));
+  for (const auto& warning : warnings) spdlog::warn("{}", warning);
+  // The command line wins over the KubeFedConfig for leader election; backoffs are flags only.
+  out.lease_duration = options.leader_elect_lease_duration.value_or(out.lease_duration);
+  out.renew_deadline = options.leader_elect_renew_deadline.value_or(out.renew_deadline);
+  out.retry_period = options.leader_elect_retry_period.value_or(out.retry_period);
   out.sync_initial_backoff = options.sync_initial_backoff;
   out.sync_max_backoff = options.sync_max_backoff;
-  out.skip_adopting_resources = spec.sync_controller->adopt_resources == core::kDisabled;
-  out.status_max_concurrent_reconciles =
-      static_cast<int>(spec.status_controller->max_concurrent_reconciles.value_or(1));
-
-  std::vector<std::pair<std::string, std::string>> config_gates;
-  for (const auto& gate : spec.feature_gates.value_or(std::vector<core::FeatureGateConfig>{})) {
-    config_gates.emplace_back(gate.name, gate.configuration);
-  }
-  std::vector<std::string> warnings;
-  if (auto applied =
-          applyKubeFedConfigThenFlag(gates, config_gates, options.feature_gates, &warnings);
-      !applied) {
-    return makeError(Reason::kBadConfig, "Invalid Feature Gate: " + applied.error().message);
-  }
-  for (const auto& warning : warnings) spdlog::warn("{}", warning);
-  out.push_reconciler = gates.enabled(features::kPushReconciler);
-  out.scheduler_preferences = gates.enabled(features::kSchedulerPreferences);
-  out.raw_resource_status_collection = gates.enabled(features::kRawResourceStatusCollection);
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include "cmd/kubefedctl/federate.h"
 #include "cmd/kubefedctl/join.h"
 #include "cmd/kubefedctl/orphaning.h"
+#include "cmd/kubefedctl/plan.h"
 #include "cmd/kubefedctl/unjoin.h"
 
 namespace kf::kubefedctl {
@@ -40,7 +41,7 @@ const CommandSpec& kubefedctlCommands() {
        ""},
       nullptr,
       {completionCommand(), disableCommand(), enableCommand(), federateCommand(), joinCommand(),
-       orphaningDeletionCommand(), unjoinCommand(), versionCommand()}};
+       orphaningDeletionCommand(), planCommand(), unjoinCommand(), versionCommand()}};
   return root;
 }
 

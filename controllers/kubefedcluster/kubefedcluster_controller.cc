@@ -29,13 +29,6 @@ bool clientInputsChanged(const Json& before, const Json& after) {
              objectAnnotations(after).value_or(StringMap{});
 }
 
-std::vector<core::ClusterCondition> conditionsOf(const Json& object) {
-  const auto status = object.find("status");
-  if (status == object.end() || !status->is_object()) return {};
-  auto parsed = core::KubeFedClusterStatus::fromJson(*status, meta::FieldPath("status"));
-  return parsed ? parsed.value().conditions : std::vector<core::ClusterCondition>{};
-}
-
 metrics::ClusterState metricState(ClusterHealth health) {
   switch (health) {
     case ClusterHealth::kReady:
@@ -190,7 +183,7 @@ HealthzOutcome KubeFedClusterReconciler::probe(RestClient& client) {
 void KubeFedClusterReconciler::reportTransition(
     const Json& object, const std::vector<core::ClusterCondition>& effective,
     const Member& member) {
-  const auto before = healthOf(conditionsOf(object));
+  const auto before = healthOf(clusterConditionsOf(object));
   const auto after = healthOf(effective);
   if (!after || before == after) return;
   spdlog::info("Cluster health changed cluster={} from={} to={}", objectName(object),
@@ -228,12 +221,7 @@ ObjectPtr KubeFedClusterReconciler::writeStatusIfChanged(
 }
 
 void KubeFedClusterReconciler::publish(const ObjectPtr& object, const MemberPtr& member) {
-  ClusterSnapshot snapshot;
-  snapshot.name = objectName(*object);
-  snapshot.ready = isClusterReady(conditionsOf(*object));
-  snapshot.labels = objectLabels(*object).value_or(StringMap{});
-  snapshot.object = object;
-  deps_.registry.upsert(std::move(snapshot), member ? member->clients.client : nullptr);
+  deps_.registry.upsert(clusterSnapshotOf(object), member ? member->clients.client : nullptr);
 }
 
 KubeFedClusterController::KubeFedClusterController(KubeFedClusterControllerOptions options,

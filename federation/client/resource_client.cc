@@ -107,6 +107,11 @@ class ResourceListerWatcher final : public ListerWatcher {
   std::string field_selector_;
 };
 
+std::vector<std::pair<std::string, std::string>> writeQuery(const WriteOptions& options) {
+  if (!options.dry_run) return {};
+  return {{"dryRun", "All"}};
+}
+
 }  // namespace
 
 std::string groupVersionPath(const std::string& group, const std::string& version) {
@@ -149,14 +154,19 @@ Result<ObjectList> ResourceClient::listAll(ListOptions options) {
   }
 }
 
-Result<Json> ResourceClient::create(const Json& object) {
-  return client_.sendJson(
-      {.method = "POST", .path = collectionPath(), .body = object.dump(), .idempotent = false});
+Result<Json> ResourceClient::create(const Json& object, const WriteOptions& options) {
+  return client_.sendJson({.method = "POST",
+                           .path = collectionPath(),
+                           .query = writeQuery(options),
+                           .body = object.dump(),
+                           .idempotent = false});
 }
 
-Result<Json> ResourceClient::update(const Json& object) {
-  return client_.sendJson(
-      {.method = "PUT", .path = objectPath(objectName(object)), .body = object.dump()});
+Result<Json> ResourceClient::update(const Json& object, const WriteOptions& options) {
+  return client_.sendJson({.method = "PUT",
+                           .path = objectPath(objectName(object)),
+                           .query = writeQuery(options),
+                           .body = object.dump()});
 }
 
 Result<Json> ResourceClient::updateStatus(const Json& object) {

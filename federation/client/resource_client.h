@@ -20,6 +20,13 @@ struct DeleteOptions {
   std::optional<std::string> precondition_resource_version;
 };
 
+// Options of a create or update.
+struct WriteOptions {
+  // Server-side dry run (dryRun=All): the server admits, defaults and validates the object and
+  // returns it as it would store it, but persists nothing.
+  bool dry_run = false;
+};
+
 class ResourceClient {
  public:
   // `ns` is ignored for cluster-scoped resources; "" on a namespaced one means all namespaces
@@ -31,8 +38,8 @@ class ResourceClient {
   Result<ObjectList> list(const ListOptions& options);
   // Every page, following continue tokens.
   Result<ObjectList> listAll(ListOptions options);
-  Result<Json> create(const Json& object);
-  Result<Json> update(const Json& object);
+  Result<Json> create(const Json& object, const WriteOptions& options = {});
+  Result<Json> update(const Json& object, const WriteOptions& options = {});
   Result<Json> updateStatus(const Json& object);
   Result<Json> patch(const std::string& name, PatchType type, const std::string& patch,
                      const std::string& subresource = "");

@@ -1,8 +1,19 @@
 #include "federation/cluster/cluster_registry.h"
 
+#include "federation/cluster/health.h"
 #include "federation/metrics/kubefed_metrics.h"
 
 namespace kf {
+
+ClusterSnapshot clusterSnapshotOf(ObjectPtr kubefed_cluster) {
+  ClusterSnapshot snapshot;
+  snapshot.name = objectName(*kubefed_cluster);
+  snapshot.ready = isClusterReady(clusterConditionsOf(*kubefed_cluster));
+  snapshot.labels = objectLabels(*kubefed_cluster).value_or(StringMap{});
+  snapshot.object = std::move(kubefed_cluster);
+  return snapshot;
+}
+
 namespace {
 
 // A field of the object, null when the object or the field is missing.

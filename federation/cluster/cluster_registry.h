@@ -29,6 +29,9 @@ struct ClusterSnapshot {
   ObjectPtr object;  // the KubeFedCluster as last seen
 };
 
+// The snapshot of a KubeFedCluster object: its name, readiness (status conditions) and labels.
+ClusterSnapshot clusterSnapshotOf(ObjectPtr kubefed_cluster);
+
 enum class ClusterChange {
   kAdded,    // a new cluster (ready or not)
   kRemoved,  // the KubeFedCluster is gone

@@ -100,6 +100,13 @@ std::string unreachableMessage(const ApiError& error) {
   return std::string(kMessageNotReachable) + ": " + unreachableCause(error);
 }
 
+std::vector<core::ClusterCondition> clusterConditionsOf(const Json& kubefed_cluster) {
+  const auto status = kubefed_cluster.find("status");
+  if (status == kubefed_cluster.end() || !status->is_object()) return {};
+  auto parsed = core::KubeFedClusterStatus::fromJson(*status, meta::FieldPath("status"));
+  return parsed ? parsed.value().conditions : std::vector<core::ClusterCondition>{};
+}
+
 bool isClusterReady(const std::vector<core::ClusterCondition>& conditions) {
   return std::any_of(conditions.begin(), conditions.end(), [](const auto& condition) {
     return condition.type == core::kClusterReady && condition.status == "True";

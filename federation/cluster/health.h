@@ -50,6 +50,10 @@ std::vector<core::ClusterCondition> conditionsForProbe(const HealthzOutcome& out
 // ClusterOffline event.
 std::string unreachableMessage(const ApiError& error);
 
+// The status conditions of a KubeFedCluster object (none when its status is absent or
+// unreadable).
+std::vector<core::ClusterCondition> clusterConditionsOf(const Json& kubefed_cluster);
+
 // Ready means a condition Ready=True (spec §2.2).
 bool isClusterReady(const std::vector<core::ClusterCondition>& conditions);
 // The state conditions describe; nullopt when they say nothing (no status yet).

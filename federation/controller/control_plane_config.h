@@ -4,8 +4,13 @@
 
 #include <chrono>
 #include <string>
+#include <string_view>
+#include <vector>
 
+#include "apis/core/kubefed_config.h"
+#include "apis/meta/api_error.h"
 #include "federation/runtime/clock.h"
+#include "federation/runtime/feature_gate.h"
 
 namespace kf {
 
@@ -42,5 +47,17 @@ struct ControlPlaneConfig {
   bool scheduler_preferences = true;            // gate SchedulerPreferences
   bool raw_resource_status_collection = false;  // gate RawResourceStatusCollection
 };
+
+// The settings a validated KubeFedConfig gives (its sections present, as validation requires),
+// before any command-line override of the controller manager: scope, delays, leader election,
+// health checks, controllers, adoption, and the feature gates of spec.featureGates and then
+// `feature_gates_flag` applied to `gates` (warnings about GA or deprecated gates go to
+// `warnings`). Shared by the controller manager and `kubefedctl plan`, which must see the
+// control plane the same way. Fails with kBadConfig "Invalid Feature Gate: ..." on bad gates.
+Result<ControlPlaneConfig> controlPlaneConfigOf(const core::KubeFedConfig& config,
+                                                const std::string& kubefed_namespace,
+                                                std::string_view feature_gates_flag,
+                                                FeatureGate& gates,
+                                                std::vector<std::string>* warnings);
 
 }  // namespace kf

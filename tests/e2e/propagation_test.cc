@@ -14,6 +14,7 @@
 
 #include "federation/client/resource_client.h"
 #include "tests/e2e/federation_fixture.h"
+#include "tests/e2e/member_writes.h"
 #include "tests/integration/local_clusters.h"
 #include "tests/integration/process.h"
 #include "tests/integration/resources.h"
@@ -391,22 +392,6 @@ TEST_F(PropagationE2ETest, AnOfflineMemberIsReportedAndConvergesWhenItReturns) {
   EXPECT_TRUE(eventually([&] { return summary() == "True member1 member2"; }, seconds(90)))
       << summary();
   EXPECT_TRUE(static_cast<bool>(ResourceClient(fed.member("member2"), configmaps, ns).get(name)));
-}
-
-// Write requests the API server itself counted for one resource (apiserver_request_total).
-long writesCounted(RestClient& client, const std::string& resource) {
-  auto metrics = client.send({.path = "/metrics"});
-  if (!metrics) return -1;
-  std::istringstream lines(metrics.value().body);
-  long total = 0;
-  for (std::string line; std::getline(lines, line);) {
-    if (line.rfind("apiserver_request_total{", 0) != 0) continue;
-    if (line.find("resource=\"" + resource + "\"") == std::string::npos) continue;
-    static const std::regex write_verb("verb=\"(POST|PUT|PATCH|DELETE|APPLY)\"");
-    if (!std::regex_search(line, write_verb)) continue;
-    total += std::stol(line.substr(line.rfind(' ') + 1));
-  }
-  return total;
 }
 
 // reconcile_federated_resources_duration_seconds_count of a process: reconciles that found a
