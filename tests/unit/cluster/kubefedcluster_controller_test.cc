@@ -191,8 +191,9 @@ TEST_F(KubeFedClusterReconcilerTest, StatusIsWrittenOnlyWhenItChanged) {
 }
 
 // Verifies thresholds across probes (failure 2): one failed probe after Ready keeps Ready, the
-// second writes Offline; every failed probe records RetrievingClusterHealthFailed, the change
-// records ClusterOffline once, and recovery records ClusterReady.
+// second writes Offline with KubeFed's message; every failed probe records
+// RetrievingClusterHealthFailed, the change records ClusterOffline once (saying why), and recovery
+// records ClusterReady.
 TEST_F(KubeFedClusterReconcilerTest, UnreachableClusterGoesOfflineAfterThreshold) {
   add(clusterObject("a"));
   probe("a");
@@ -208,7 +209,14 @@ TEST_F(KubeFedClusterReconcilerTest, UnreachableClusterGoesOfflineAfterThreshold
   const auto offline = conditionsOf(fixture_.stored("a"));
   ASSERT_EQ(offline.size(), 1U);
   EXPECT_EQ(offline[0].reason, "ClusterNotReachable");
-  EXPECT_NE(offline[0].message->find("cannot connect"), std::string::npos) << *offline[0].message;
+  EXPECT_EQ(offline[0].message, "cluster is not reachable");  // KubeFed's; why is in the event
+  const auto events = events_.events();
+  const auto offline_event = std::find_if(
+      events.begin(), events.end(), [](const auto& e) { return e.reason == "ClusterOffline"; });
+  ASSERT_NE(offline_event, events.end());
+  EXPECT_NE(offline_event->message.find("cluster is not reachable: cannot connect"),
+            std::string::npos)
+      << offline_event->message;
 
   fixture_.member("a").setUnreachable(false);
   clock_.advance(seconds(1));
