@@ -73,6 +73,12 @@ ClusterWorkload observePods(WorkloadKind kind, ClusterWorkload out, const Json& 
   if (c.available != c.desired) {
     appendReason(out.message, fraction(c.available, c.desired, "available"));
   }
+  // A Deployment whose new pods cannot start (a broken image) keeps its old ones: with one
+  // replica the surge pod fails while the old pod stays available, so updated and available
+  // both equal desired, and only the old pods still counted in replicas show the rollout hangs.
+  if (kind == WorkloadKind::kDeployment && c.updated == c.desired && c.replicas > c.updated) {
+    appendReason(out.message, std::to_string(c.replicas - c.updated) + " old replicas pending");
+  }
   out.rolled_out = out.message.empty();
   return out;
 }

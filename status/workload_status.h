@@ -48,7 +48,8 @@ struct ClusterWorkload {
   bool reported = false;  // the member object was seen; counts are meaningful
   Counts counts;
   // Pods: observedGeneration caught up, updated == desired, available == desired (and, where
-  // the kind has no updated count, available == desired). Jobs: Complete.
+  // the kind has no updated count, available == desired); a Deployment also has no old pods
+  // left (replicas == updated). Jobs: Complete.
   bool rolled_out = false;
   std::string message;  // why not, e.g. "2/3 available"; "" when rolled out
 };
