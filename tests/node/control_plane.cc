@@ -83,6 +83,8 @@ GroupVersionResource gvr(const std::string& resource) {
        {"admissionregistration.k8s.io", "v1", "mutatingwebhookconfigurations", false}},
       {"namespaces", {"", "v1", "namespaces", false}},
       {"federatedconfigmaps", {"types.kubefed.io", "v1beta1", "federatedconfigmaps", true}},
+      {"federateddeployments", {"types.kubefed.io", "v1beta1", "federateddeployments", true}},
+      {"nodes", {"", "v1", "nodes", false}},
   };
   auto found = known.find(resource);
   return found != known.end() ? found->second : GroupVersionResource{"", "v1", resource, true};
@@ -300,6 +302,19 @@ std::string controllerLogs() {
             kubectl("host", std::string("-n ") + kNamespace + " logs " + pod).output;
   }
   return logs;
+}
+
+std::string leaderMetrics() {
+  const std::string pod = leaderPod();
+  if (pod.empty()) return "";
+  auto response = host().send({.path = std::string("/api/v1/namespaces/") + kNamespace + "/pods/" +
+                                       pod + ":9090/proxy/metrics"});
+  return response && response.value().status == 200 ? response.value().body : "";
+}
+
+std::string hostApiServerMetrics() {
+  auto response = host().send({.path = "/metrics"});
+  return response && response.value().status == 200 ? response.value().body : "";
 }
 
 }  // namespace kf::node

@@ -40,6 +40,11 @@ std::vector<std::string> controllerPods();
 std::string leaderPod();
 // Logs of every current controller-manager pod, concatenated.
 std::string controllerLogs();
+// The leader's Prometheus metrics (its port 9090, through the host API server's pod proxy);
+// "" when there is no leader or the request fails.
+std::string leaderMetrics();
+// The host API server's own Prometheus metrics ("" on error).
+std::string hostApiServerMetrics();
 
 // GET of an object as JSON (null when absent or on error).
 Json getObject(const std::string& context, const std::string& resource, const std::string& name,
