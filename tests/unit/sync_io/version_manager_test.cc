@@ -84,6 +84,7 @@ TEST_F(VersionManagerTest, AFirstRecordCreatesTheObjectThenWritesItsStatus) {
                                    {"clusterName":"c2","version":"rv:7"}])")}}));
   const auto log = api_.requestLines();
   ASSERT_EQ(log.size(), 3u);  // list, create, status update
+  EXPECT_EQ(api_.writeRequests(), 2u);
   EXPECT_EQ(log[1], "POST /apis/core.kubefed.io/v1alpha1/namespaces/ns1/propagatedversions");
   EXPECT_EQ(log[2],
             "PUT /apis/core.kubefed.io/v1alpha1/namespaces/ns1/propagatedversions/configmap-cm1/"
