@@ -42,7 +42,7 @@ Json statusBody(int code, const std::string& reason, const std::string& message)
 }
 
 HttpResponse failure(int code, const std::string& reason, const std::string& message) {
-  return jsonResponse(code, statusBody(code, reason, message));
+  return statusResponse(code, reason, message);
 }
 
 // Equality-based selectors as informers send them: "a=b,c!=d,e,!f".
@@ -279,6 +279,15 @@ HttpResponse jsonResponse(int status, const Json& body) {
   return HttpResponse{status, {{"content-type", "application/json"}}, body.dump()};
 }
 
+HttpResponse textResponse(int status, std::string body,
+                          std::map<std::string, std::string> headers) {
+  return HttpResponse{status, std::move(headers), std::move(body)};
+}
+
+HttpResponse statusResponse(int code, const std::string& reason, const std::string& message) {
+  return jsonResponse(code, statusBody(code, reason, message));
+}
+
 FakeApiServer::FakeApiServer(Clock& clock) : clock_(clock) {}
 
 FakeApiServer::~FakeApiServer() { closeWatches(); }
@@ -425,6 +434,23 @@ std::vector<std::string> FakeApiServer::writes() const {
   return writes_;
 }
 
+std::vector<std::string> FakeApiServer::requestLines() const {
+  MutexLock lock(mu_);
+  std::vector<std::string> lines;
+  for (const HttpRequest& request : requests_)
+    lines.push_back(request.method + " " + request.target);
+  return lines;
+}
+
+std::size_t FakeApiServer::writeRequests() const {
+  MutexLock lock(mu_);
+  return static_cast<std::size_t>(
+      std::count_if(requests_.begin(), requests_.end(), [](const HttpRequest& request) {
+        const std::string& method = request.method;
+        return method == "POST" || method == "PUT" || method == "PATCH" || method == "DELETE";
+      }));
+}
+
 std::size_t FakeApiServer::requestsTo(const std::string& path) const {
   MutexLock lock(mu_);
   return static_cast<std::size_t>(
@@ -444,12 +470,16 @@ std::optional<Result<HttpResponse>> FakeApiServer::intercept(const HttpRequest& 
                                                              bool watch) {
   std::function<void(const HttpRequest&)> hook;
   Duration latency{0};
+  std::optional<Result<HttpResponse>> scripted;
   {
     MutexLock lock(mu_);
     requests_.push_back(request);
     changed_.notify_all();
     hook = hook_;
     latency = latency_;
+    // Claimed on arrival, so a test that saw this request in requests() and scripts the next
+    // answer scripts it for the next request, not for this one.
+    if (!unreachable_) scripted = scriptedAnswerLocked(request, watch);
   }
   if (hook) hook(request);
   sleepUnlessStopped(clock_, std::stop_token{}, latency);
@@ -460,6 +490,11 @@ std::optional<Result<HttpResponse>> FakeApiServer::intercept(const HttpRequest& 
         makeError(Reason::kConnectionFailed,
                   "API server 127.0.0.1:6443: connecting failed: Connection refused"));
   }
+  return scripted;
+}
+
+std::optional<Result<HttpResponse>> FakeApiServer::scriptedAnswerLocked(const HttpRequest& request,
+                                                                        bool watch) {
   if (!responses_.empty()) {
     Result<HttpResponse> scripted = std::move(responses_.front());
     responses_.pop_front();

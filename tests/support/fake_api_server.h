@@ -69,6 +69,7 @@ class FakeApiServer {
                 std::map<std::string, std::string> headers = {});
   // The next request that reaches the server, whatever it is, gets this answer (responses are
   // used in the order given; a connection-level error is returned as the transport's error).
+  // Scripted answers are taken by requests as they arrive, before latency and holds.
   void respondNext(Result<HttpResponse> response);
   // Every request waits this long on the clock before it is served.
   void setLatency(Duration latency);
@@ -94,6 +95,11 @@ class FakeApiServer {
   // "MODIFIED configmaps/ns/a"); writes that changed nothing and put()/remove() are not logged.
   std::vector<std::string> writes() const;
   std::size_t writeCount() const { return writes().size(); }
+  // Every request that reached the server as "<METHOD> <target>", e.g. "GET /api/v1/pods".
+  std::vector<std::string> requestLines() const;
+  // Requests that asked for a change (POST, PUT, PATCH, DELETE), whatever the answer, so a test
+  // can tell that nothing was written, not even a write that would have changed nothing.
+  std::size_t writeRequests() const;
   // Requests whose path is `path` (e.g. "/healthz").
   std::size_t requestsTo(const std::string& path) const;
   // Waits (in real time, at most `limit`) until at least `count` requests arrived.
@@ -124,6 +130,9 @@ class FakeApiServer {
   // Logs the request, applies hooks, latency, holds and scripts; a set result answers it.
   std::optional<Result<HttpResponse>> intercept(const HttpRequest& request, bool watch)
       KF_EXCLUDES(mu_);
+  // The scripted response or failure this request gets, if any (used up by it).
+  std::optional<Result<HttpResponse>> scriptedAnswerLocked(const HttpRequest& request, bool watch)
+      KF_REQUIRES(mu_);
   HttpResponse serve(const HttpRequest& request, const Target& target) KF_EXCLUDES(mu_);
   HttpResponse create(const Target& target, Json object) KF_REQUIRES(mu_);
   HttpResponse update(const Target& target, Json object, bool status) KF_REQUIRES(mu_);
@@ -168,5 +177,10 @@ RestConfig fakeServerConfig();
 
 // A response with a JSON body.
 HttpResponse jsonResponse(int status, const Json& body);
+// A response with this body as it is (not necessarily JSON), for respondNext().
+HttpResponse textResponse(int status, std::string body,
+                          std::map<std::string, std::string> headers = {});
+// A failure answered with a Status object, as a real server writes it.
+HttpResponse statusResponse(int code, const std::string& reason, const std::string& message);
 
 }  // namespace kf::test

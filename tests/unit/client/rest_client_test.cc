@@ -6,16 +6,16 @@
 #include <future>
 
 #include "federation/client/resource_client.h"
+#include "tests/support/fake_api_server.h"
 #include "tests/support/fake_clock.h"
-#include "tests/unit/client/fake_transport.h"
 
 namespace kf {
 namespace {
 
 using namespace std::chrono_literals;
+using test::FakeApiServer;
 using test::FakeClock;
-using test::FakeTransport;
-using test::response;
+using test::textResponse;
 
 constexpr const char* kUnavailable =
     R"({"kind":"Status","reason":"ServiceUnavailable","code":503})";
@@ -29,9 +29,7 @@ class RestClientTest : public ::testing::Test {
     config.server = "https://127.0.0.1:6443";
     config.bearer_token = "s3cret";
     config.qps = 0;  // unlimited: these tests are about retries, not throttling
-    auto owned = std::make_unique<FakeTransport>();
-    transport_ = owned.get();
-    return RestClient(config, std::move(owned), clock_, retry);
+    return RestClient(config, server_.transport(), clock_, retry);
   }
 
   // Runs `call` on another thread while advancing the fake clock until it finishes.
@@ -49,16 +47,16 @@ class RestClientTest : public ::testing::Test {
   }
 
   FakeClock clock_;
-  FakeTransport* transport_ = nullptr;
+  FakeApiServer server_{clock_};
 };
 
 TEST_F(RestClientTest, SendsAuthAndAcceptHeadersAndEncodedQuery) {
   auto client = makeClient();
-  transport_->enqueue(response(200, "{}"));
+  server_.respondNext(textResponse(200, "{}"));
   auto result =
       client.send({.path = "/api/v1/configmaps", .query = {{"labelSelector", "a=b,c in (d)"}}});
   ASSERT_TRUE(result);
-  const auto sent = transport_->requests().at(0);
+  const auto sent = server_.requests().at(0);
   EXPECT_EQ(sent.target, "/api/v1/configmaps?labelSelector=a%3Db%2Cc%20in%20%28d%29");
   EXPECT_EQ(sent.headers.at("Authorization"), "Bearer s3cret");
   EXPECT_EQ(sent.headers.at("Accept"), "application/json");
@@ -66,58 +64,58 @@ TEST_F(RestClientTest, SendsAuthAndAcceptHeadersAndEncodedQuery) {
 
 TEST_F(RestClientTest, RetriesIdempotentRequestOnServiceUnavailable) {
   auto client = makeClient();
-  transport_->enqueue(response(503, kUnavailable));
-  transport_->enqueue(makeError(Reason::kConnectionFailed, "reset"));
-  transport_->enqueue(response(200, R"({"ok":true})"));
+  server_.respondNext(textResponse(503, kUnavailable));
+  server_.respondNext(makeError(Reason::kConnectionFailed, "reset"));
+  server_.respondNext(textResponse(200, R"({"ok":true})"));
   auto result = client.sendJson({.path = "/api/v1/namespaces"});
   ASSERT_TRUE(result) << result.error().describe();
   EXPECT_EQ(result.value()["ok"], true);
-  EXPECT_EQ(transport_->requests().size(), 3u);
+  EXPECT_EQ(server_.requests().size(), 3u);
 }
 
 TEST_F(RestClientTest, GivesUpAfterMaxAttempts) {
   auto client = makeClient();
-  for (int i = 0; i < 5; ++i) transport_->enqueue(response(503, kUnavailable));
+  for (int i = 0; i < 5; ++i) server_.respondNext(textResponse(503, kUnavailable));
   auto result = client.send({.path = "/api/v1/namespaces"});
   ASSERT_FALSE(result);
   EXPECT_EQ(result.error().reason, Reason::kServiceUnavailable);
-  EXPECT_EQ(transport_->requests().size(), 3u);
+  EXPECT_EQ(server_.requests().size(), 3u);
 }
 
 TEST_F(RestClientTest, DoesNotRetryPostOnServerError) {
   auto client = makeClient();
-  transport_->enqueue(response(503, kUnavailable));
-  transport_->enqueue(response(201, "{}"));
+  server_.respondNext(textResponse(503, kUnavailable));
+  server_.respondNext(textResponse(201, "{}"));
   auto result = client.send({.method = "POST", .path = "/api/v1/namespaces", .idempotent = false});
   ASSERT_FALSE(result);
-  EXPECT_EQ(transport_->requests().size(), 1u);
+  EXPECT_EQ(server_.requests().size(), 1u);
 }
 
 TEST_F(RestClientTest, RetriesPostOnTooManyRequestsAfterRetryAfter) {
   auto client = makeClient();
-  transport_->enqueue(response(429, kThrottled, {{"retry-after", "2"}}));
-  transport_->enqueue(response(201, "{}"));
+  server_.respondNext(textResponse(429, kThrottled, {{"retry-after", "2"}}));
+  server_.respondNext(textResponse(201, "{}"));
   const auto started = clock_.now();
   auto result = runAdvancing([&] {
     return client.send({.method = "POST", .path = "/api/v1/namespaces", .idempotent = false});
   });
   ASSERT_TRUE(result) << result.error().describe();
-  EXPECT_EQ(transport_->requests().size(), 2u);
+  EXPECT_EQ(server_.requests().size(), 2u);
   EXPECT_GE(clock_.now() - started, 2s) << "Retry-After was not honoured";
 }
 
 TEST_F(RestClientTest, DoesNotRetryClientErrors) {
   auto client = makeClient();
-  transport_->enqueue(response(404, R"({"kind":"Status","reason":"NotFound","code":404})"));
+  server_.respondNext(textResponse(404, R"({"kind":"Status","reason":"NotFound","code":404})"));
   auto result = client.send({.path = "/api/v1/namespaces/x"});
   ASSERT_FALSE(result);
   EXPECT_TRUE(isNotFound(result.error()));
-  EXPECT_EQ(transport_->requests().size(), 1u);
+  EXPECT_EQ(server_.requests().size(), 1u);
 }
 
 TEST_F(RestClientTest, ReportsNonJsonBodyAsBadResponse) {
   auto client = makeClient();
-  transport_->enqueue(response(200, "not json"));
+  server_.respondNext(textResponse(200, "not json"));
   auto result = client.sendJson({.path = "/api"});
   ASSERT_FALSE(result);
   EXPECT_EQ(result.error().reason, Reason::kBadResponse);
@@ -125,13 +123,13 @@ TEST_F(RestClientTest, ReportsNonJsonBodyAsBadResponse) {
 
 TEST_F(RestClientTest, ResourceClientBuildsPathsAndDeleteOptions) {
   auto client = makeClient();
-  transport_->enqueue(response(200, "{}"));
-  transport_->enqueue(response(200, "{}"));
+  server_.respondNext(textResponse(200, "{}"));
+  server_.respondNext(textResponse(200, "{}"));
   ResourceClient deployments(client, {"apps", "v1", "deployments", true}, "ns1");
   ASSERT_TRUE(deployments.get("web"));
   ASSERT_TRUE(
       deployments.remove("web", {.propagation_policy = "Orphan", .precondition_uid = "u-1"}));
-  const auto sent = transport_->requests();
+  const auto sent = server_.requests();
   EXPECT_EQ(sent[0].target, "/apis/apps/v1/namespaces/ns1/deployments/web");
   EXPECT_EQ(sent[1].method, "DELETE");
   const auto body = Json::parse(sent[1].body);
@@ -141,9 +139,9 @@ TEST_F(RestClientTest, ResourceClientBuildsPathsAndDeleteOptions) {
 
 TEST_F(RestClientTest, ListAllFollowsContinueTokensAndFillsKind) {
   auto client = makeClient();
-  transport_->enqueue(response(200, R"({"kind":"ConfigMapList","apiVersion":"v1",
+  server_.respondNext(textResponse(200, R"({"kind":"ConfigMapList","apiVersion":"v1",
       "metadata":{"resourceVersion":"10","continue":"tok"},"items":[{"metadata":{"name":"a"}}]})"));
-  transport_->enqueue(response(200, R"({"kind":"ConfigMapList","apiVersion":"v1",
+  server_.respondNext(textResponse(200, R"({"kind":"ConfigMapList","apiVersion":"v1",
       "metadata":{"resourceVersion":"10"},"items":[{"metadata":{"name":"b"}}]})"));
   ResourceClient configmaps(client, {"", "v1", "configmaps", true}, "");
   auto all = configmaps.listAll({.limit = 1});
@@ -151,7 +149,7 @@ TEST_F(RestClientTest, ListAllFollowsContinueTokensAndFillsKind) {
   ASSERT_EQ(all.value().items.size(), 2u);
   EXPECT_EQ(all.value().items[1]["kind"], "ConfigMap");
   EXPECT_EQ(all.value().resource_version, "10");
-  EXPECT_NE(transport_->requests()[1].target.find("continue=tok"), std::string::npos);
+  EXPECT_NE(server_.requests()[1].target.find("continue=tok"), std::string::npos);
 }
 
 // Credentials that change when renewed, and count how often they were.
@@ -187,9 +185,7 @@ class RestClientCredentialsTest : public RestClientTest {
     RestConfig config;
     config.server = "https://127.0.0.1:6443";
     config.qps = 0;
-    auto owned = std::make_unique<FakeTransport>();
-    transport_ = owned.get();
-    return RestClient(config, std::move(owned), std::move(credentials), clock_,
+    return RestClient(config, server_.transport(), std::move(credentials), clock_,
                       {.max_attempts = 3, .initial_backoff = 0ms, .max_backoff = 0ms});
   }
 };
@@ -197,13 +193,13 @@ class RestClientCredentialsTest : public RestClientTest {
 TEST_F(RestClientCredentialsTest, SendsOnceMoreWithRenewedCredentialsAfterA401) {
   auto credentials = std::make_shared<RenewableCredentials>(true);
   auto client = clientWith(credentials);
-  transport_->enqueue(response(401, kUnauthorized));
-  transport_->enqueue(response(201, "{}"));
+  server_.respondNext(textResponse(401, kUnauthorized));
+  server_.respondNext(textResponse(201, "{}"));
   // Even a POST: the server did nothing with a request it did not authenticate.
   auto result = client.send(
       {.method = "POST", .path = "/api/v1/namespaces", .body = "{}", .idempotent = false});
   ASSERT_TRUE(result) << result.error().describe();
-  const auto sent = transport_->requests();
+  const auto sent = server_.requests();
   ASSERT_EQ(sent.size(), 2u);
   EXPECT_EQ(sent[0].headers.at("Authorization"), "Bearer token-1");
   EXPECT_EQ(sent[1].headers.at("Authorization"), "Bearer token-2");
@@ -213,30 +209,30 @@ TEST_F(RestClientCredentialsTest, SendsOnceMoreWithRenewedCredentialsAfterA401) 
 TEST_F(RestClientCredentialsTest, RenewsOnlyOncePerRequest) {
   auto credentials = std::make_shared<RenewableCredentials>(true);
   auto client = clientWith(credentials);
-  transport_->enqueue(response(401, kUnauthorized));
-  transport_->enqueue(response(401, kUnauthorized));
+  server_.respondNext(textResponse(401, kUnauthorized));
+  server_.respondNext(textResponse(401, kUnauthorized));
   auto result = client.send({.path = "/api"});
   ASSERT_FALSE(result);
   EXPECT_TRUE(isUnauthorized(result.error())) << result.error().describe();
-  EXPECT_EQ(transport_->requests().size(), 2u);
+  EXPECT_EQ(server_.requests().size(), 2u);
   EXPECT_EQ(credentials->renewals(), 1);
 }
 
 TEST_F(RestClientCredentialsTest, Returns401WhenTheCredentialsCannotChange) {
   auto credentials = std::make_shared<RenewableCredentials>(false);
   auto client = clientWith(credentials);
-  transport_->enqueue(response(401, kUnauthorized));
+  server_.respondNext(textResponse(401, kUnauthorized));
   auto result = client.send({.path = "/api"});
   ASSERT_FALSE(result);
   EXPECT_TRUE(isUnauthorized(result.error()));
-  EXPECT_EQ(transport_->requests().size(), 1u);
+  EXPECT_EQ(server_.requests().size(), 1u);
 }
 
 TEST_F(RestClientCredentialsTest, SendsImpersonationHeadersAsSeparateLines) {
   auto client = clientWith(std::make_shared<RenewableCredentials>(false));
-  transport_->enqueue(response(200, "{}"));
+  server_.respondNext(textResponse(200, "{}"));
   ASSERT_TRUE(client.send({.path = "/api"}));
-  EXPECT_THAT(transport_->requests().at(0).repeated_headers,
+  EXPECT_THAT(server_.requests().at(0).repeated_headers,
               ::testing::ElementsAre(::testing::Pair("Impersonate-User", "jane"),
                                      ::testing::Pair("Impersonate-Group", "a"),
                                      ::testing::Pair("Impersonate-Group", "b")));
@@ -247,12 +243,10 @@ TEST_F(RestClientCredentialsTest, SendsBasicAuthenticationFromTheConfig) {
   config.server = "https://127.0.0.1:6443";
   config.username = "admin";
   config.password = "hunter2";
-  auto owned = std::make_unique<FakeTransport>();
-  FakeTransport* transport = owned.get();
-  RestClient client(config, std::move(owned), clock_);
-  transport->enqueue(response(200, "{}"));
+  RestClient client(config, server_.transport(), clock_);
+  server_.respondNext(textResponse(200, "{}"));
   ASSERT_TRUE(client.send({.path = "/api"}));
-  EXPECT_EQ(transport->requests().at(0).headers.at("Authorization"), "Basic YWRtaW46aHVudGVyMg==");
+  EXPECT_EQ(server_.requests().at(0).headers.at("Authorization"), "Basic YWRtaW46aHVudGVyMg==");
 }
 
 }  // namespace

@@ -3,16 +3,16 @@
 #include <gtest/gtest.h>
 
 #include "federation/client/base64.h"
+#include "tests/support/fake_api_server.h"
 #include "tests/support/fake_clock.h"
-#include "tests/unit/client/fake_transport.h"
 
 namespace kf {
 namespace {
 
 using std::chrono::milliseconds;
+using test::FakeApiServer;
 using test::FakeClock;
-using test::FakeTransport;
-using test::response;
+using test::textResponse;
 
 constexpr const char* kToken = "s3cret-token-value";
 constexpr const char* kPem =
@@ -163,28 +163,18 @@ TEST(ClusterClientTest, ErrorsNameTheProblem) {
 
 class LoadClusterConfigTest : public ::testing::Test {
  protected:
-  LoadClusterConfigTest() {
-    RestConfig config;
-    config.server = "https://127.0.0.1:6443";
-    config.qps = 0;
-    auto transport = std::make_unique<FakeTransport>();
-    transport_ = transport.get();
-    host_ = std::make_unique<RestClient>(config, std::move(transport), clock_,
-                                         RetryPolicy{.max_attempts = 1});
-  }
-
   FakeClock clock_;
-  FakeTransport* transport_ = nullptr;
-  std::unique_ptr<RestClient> host_;
+  FakeApiServer server_{clock_};
+  std::shared_ptr<RestClient> host_ = server_.client(RetryPolicy{.max_attempts = 1});
 };
 
 // Verifies the Secret is read from the KubeFed namespace under spec.secretRef.name.
 TEST_F(LoadClusterConfigTest, ReadsSecretFromKubeFedNamespace) {
-  transport_->enqueue(response(200, tokenSecret().dump()));
+  server_.respondNext(textResponse(200, tokenSecret().dump()));
   auto loaded = loadClusterConfig(*host_, "kube-federation-system", cluster(), kTimeout);
   ASSERT_TRUE(loaded) << loaded.error().describe();
   EXPECT_EQ(loaded.value().bearer_token, kToken);
-  const auto requests = transport_->requests();
+  const auto requests = server_.requests();
   ASSERT_EQ(requests.size(), 1U);
   EXPECT_EQ(requests[0].method, "GET");
   EXPECT_EQ(requests[0].target, "/api/v1/namespaces/kube-federation-system/secrets/member1-token");
@@ -192,14 +182,14 @@ TEST_F(LoadClusterConfigTest, ReadsSecretFromKubeFedNamespace) {
 
 // Verifies a missing Secret is reported as such, and a failed read keeps the host's error.
 TEST_F(LoadClusterConfigTest, MissingSecretAndReadFailure) {
-  transport_->enqueue(
-      response(404, R"({"kind":"Status","reason":"NotFound","code":404,"message":"nope"})"));
+  server_.respondNext(
+      textResponse(404, R"({"kind":"Status","reason":"NotFound","code":404,"message":"nope"})"));
   auto missing = loadClusterConfig(*host_, "kube-federation-system", cluster(), kTimeout);
   ASSERT_FALSE(missing);
   EXPECT_EQ(missing.error().reason, Reason::kBadConfig);
   EXPECT_NE(missing.error().message.find("not found: create it"), std::string::npos);
 
-  transport_->enqueue(response(403, R"({"kind":"Status","reason":"Forbidden","code":403})"));
+  server_.respondNext(textResponse(403, R"({"kind":"Status","reason":"Forbidden","code":403})"));
   auto denied = loadClusterConfig(*host_, "kube-federation-system", cluster(), kTimeout);
   ASSERT_FALSE(denied);
   EXPECT_TRUE(isForbidden(denied.error()));
@@ -214,7 +204,7 @@ TEST_F(LoadClusterConfigTest, IncompleteSpecFailsWithoutReading) {
                                  kTimeout));
   EXPECT_FALSE(loadClusterConfig(*host_, "kube-federation-system",
                                  cluster({{"secretRef", {{"name", ""}}}}), kTimeout));
-  EXPECT_TRUE(transport_->requests().empty());
+  EXPECT_TRUE(server_.requests().empty());
 }
 
 // Verifies the probe client makes one attempt and the shared client keeps default timeouts.

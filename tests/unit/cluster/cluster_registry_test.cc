@@ -6,14 +6,14 @@
 #include <future>
 #include <thread>
 
+#include "tests/support/fake_api_server.h"
 #include "tests/support/fake_clock.h"
-#include "tests/unit/client/fake_transport.h"
 
 namespace kf {
 namespace {
 
+using test::FakeApiServer;
 using test::FakeClock;
-using test::FakeTransport;
 
 ClusterSnapshot snapshot(const std::string& name, bool ready, Json spec = {{"apiEndpoint", "a"}},
                          std::map<std::string, std::string> labels = {},
@@ -27,12 +27,10 @@ ClusterSnapshot snapshot(const std::string& name, bool ready, Json spec = {{"api
 
 class ClusterRegistryTest : public ::testing::Test {
  protected:
-  std::shared_ptr<RestClient> makeClient() {
-    RestConfig config;
-    config.server = "https://127.0.0.1:6443";
-    config.qps = 0;
-    return std::make_shared<RestClient>(config, std::make_unique<FakeTransport>(), clock_);
-  }
+  ClusterRegistryTest() { server_.setUnreachable(true); }
+
+  // A client the registry hands out; its server refuses every connection.
+  std::shared_ptr<RestClient> makeClient() { return server_.client(RetryPolicy{}); }
 
   // Subscribes a listener that records every event.
   ListenerId record() {
@@ -47,6 +45,7 @@ class ClusterRegistryTest : public ::testing::Test {
   }
 
   FakeClock clock_;
+  FakeApiServer server_{clock_};  // outlives the registry and the clients it holds
   ClusterRegistry registry_{clock_};
   Mutex mu_;
   std::vector<ClusterEvent> events_ KF_GUARDED_BY(mu_);

@@ -5,8 +5,8 @@
 #include <memory>
 #include <thread>
 
+#include "tests/support/fake_api_server.h"
 #include "tests/support/fake_clock.h"
-#include "tests/unit/events/events_api_fake.h"
 
 namespace kf {
 namespace {
@@ -39,21 +39,15 @@ class ApiEventRecorderTest : public ::testing::Test {
   // Sends one event and waits until the fake saw it.
   void recordAndWait(ApiEventRecorder& recorder, const ObjectReference& object,
                      const std::string& message = "Cluster not ready") {
-    const std::size_t before = api_->requests().size();
+    const std::size_t before = api_.requests().size();
     recorder.event(object, EventType::kWarning, "ClusterNotReady", message);
-    ASSERT_TRUE(api_->waitForRequests(before + 1));
-  }
-
-  static RestConfig config() {
-    RestConfig config;
-    config.server = "https://host.example:6443";
-    config.qps = 0;  // no client-side rate limit: the fake clock would never refill it
-    return config;
+    ASSERT_TRUE(api_.waitForRequests(before + 1));
   }
 
   test::FakeClock clock_;
-  test::EventsApiFake* api_ = new test::EventsApiFake();  // owned by client_
-  RestClient client_{config(), TransportPtr(api_), clock_};
+  test::FakeApiServer api_{clock_};
+  // No client-side rate limit: the fake clock would never refill it.
+  RestClient client_{test::fakeServerConfig(), api_.transport(), clock_};
 };
 
 // Verifies the Event written for a first occurrence carries every field client-go writes.
@@ -62,7 +56,7 @@ TEST_F(ApiEventRecorderTest, CreatesEventWithAllFields) {
   recordAndWait(*recorder, configMap());
   recorder->stop();
 
-  const auto requests = api_->requests();
+  const auto requests = api_.requests();
   ASSERT_EQ(requests.size(), 1u);
   EXPECT_EQ(requests[0].method, "POST");
   EXPECT_EQ(requests[0].target, "/api/v1/namespaces/ns/events");
@@ -96,7 +90,7 @@ TEST_F(ApiEventRecorderTest, ClusterScopedObjectEventsGoToDefault) {
   auto recorder = makeRecorder();
   recordAndWait(*recorder, {.api_version = "v1", .kind = "Namespace", .name = "team-a"});
   recorder->stop();
-  const auto requests = api_->requests();
+  const auto requests = api_.requests();
   ASSERT_EQ(requests.size(), 1u);
   EXPECT_EQ(requests[0].target, "/api/v1/namespaces/default/events");
   const Json event = bodyOf(requests[0]);
@@ -114,7 +108,7 @@ TEST_F(ApiEventRecorderTest, RepeatWithinWindowPatchesCount) {
   recordAndWait(*recorder, configMap());
   recorder->stop();
 
-  const auto requests = api_->requests();
+  const auto requests = api_.requests();
   ASSERT_EQ(requests.size(), 3u);
   const std::string name = bodyOf(requests[0])["metadata"]["name"];
   EXPECT_EQ(requests[1].method, "PATCH");
@@ -139,7 +133,7 @@ TEST_F(ApiEventRecorderTest, LateRepeatOrOtherMessageCreatesNewEvent) {
   recordAndWait(*recorder, configMap("other-object"));
   recorder->stop();
 
-  const auto requests = api_->requests();
+  const auto requests = api_.requests();
   ASSERT_EQ(requests.size(), 4u);
   for (const auto& request : requests) EXPECT_EQ(request.method, "POST");
   EXPECT_NE(bodyOf(requests[0])["metadata"]["name"], bodyOf(requests[1])["metadata"]["name"]);
@@ -150,12 +144,12 @@ TEST_F(ApiEventRecorderTest, LateRepeatOrOtherMessageCreatesNewEvent) {
 TEST_F(ApiEventRecorderTest, PatchNotFoundCreatesAnew) {
   auto recorder = makeRecorder();
   recordAndWait(*recorder, configMap());
-  api_->script(test::apiStatus(404, "NotFound", "events \"cm.x\" not found"));
+  api_.respondNext(test::statusResponse(404, "NotFound", "events \"cm.x\" not found"));
   recorder->event(configMap(), EventType::kWarning, "ClusterNotReady", "Cluster not ready");
-  ASSERT_TRUE(api_->waitForRequests(3));
+  ASSERT_TRUE(api_.waitForRequests(3));
   recorder->stop();
 
-  const auto requests = api_->requests();
+  const auto requests = api_.requests();
   ASSERT_EQ(requests.size(), 3u);
   EXPECT_EQ(requests[1].method, "PATCH");
   EXPECT_EQ(requests[2].method, "POST");
@@ -165,11 +159,11 @@ TEST_F(ApiEventRecorderTest, PatchNotFoundCreatesAnew) {
 // Verifies a refused write is counted as failed and the next event is still written.
 TEST_F(ApiEventRecorderTest, FailedWriteIsCountedAndSenderContinues) {
   auto recorder = makeRecorder();
-  api_->script(test::apiStatus(403, "Forbidden", "events is forbidden"));
+  api_.respondNext(test::statusResponse(403, "Forbidden", "events is forbidden"));
   recordAndWait(*recorder, configMap());
   recordAndWait(*recorder, configMap());  // not a repeat: the first was never written
   recorder->stop();
-  const auto requests = api_->requests();
+  const auto requests = api_.requests();
   ASSERT_EQ(requests.size(), 2u);
   EXPECT_EQ(requests[1].method, "POST");
   EXPECT_EQ(recorder->stats().failed, 1u);
@@ -180,17 +174,17 @@ TEST_F(ApiEventRecorderTest, FailedWriteIsCountedAndSenderContinues) {
 // and counted, and the queued ones are written afterwards.
 TEST_F(ApiEventRecorderTest, FullQueueDropsAndCounts) {
   auto recorder = makeRecorder({.queue_capacity = 2});
-  api_->hold();
+  api_.hold();
   recorder->event(configMap("a"), EventType::kNormal, "R", "m");
-  ASSERT_TRUE(api_->waitForRequests(1));  // "a" is in flight, the queue is empty
+  ASSERT_TRUE(api_.waitForRequests(1));  // "a" is in flight, the queue is empty
   for (const char* name : {"b", "c", "d", "e"}) {
     recorder->event(configMap(name), EventType::kNormal, "R", "m");
   }
   EXPECT_EQ(recorder->stats().dropped, 2u);  // "d" and "e"
-  api_->release();
+  api_.release();
   recorder->stop();
 
-  const auto requests = api_->requests();
+  const auto requests = api_.requests();
   ASSERT_EQ(requests.size(), 3u);
   EXPECT_EQ(bodyOf(requests[1])["involvedObject"]["name"], "b");
   EXPECT_EQ(bodyOf(requests[2])["involvedObject"]["name"], "c");
@@ -201,19 +195,19 @@ TEST_F(ApiEventRecorderTest, FullQueueDropsAndCounts) {
 // Verifies stop() writes what is queued, joins the sender, and that later events are dropped.
 TEST_F(ApiEventRecorderTest, StopDrainsQueueAndJoins) {
   auto recorder = makeRecorder();
-  api_->hold();
+  api_.hold();
   recorder->event(configMap("a"), EventType::kNormal, "R", "m");
-  ASSERT_TRUE(api_->waitForRequests(1));
+  ASSERT_TRUE(api_.waitForRequests(1));
   recorder->event(configMap("b"), EventType::kNormal, "R", "m");
   recorder->event(configMap("c"), EventType::kNormal, "R", "m");
   recorder->requestStop();
-  api_->release();
+  api_.release();
   recorder->stop();
-  EXPECT_EQ(api_->requests().size(), 3u);  // the sender finished: nothing more arrives
+  EXPECT_EQ(api_.requests().size(), 3u);  // the sender finished: nothing more arrives
 
   recorder->event(configMap("d"), EventType::kNormal, "R", "m");
   recorder->stop();  // idempotent
-  EXPECT_EQ(api_->requests().size(), 3u);
+  EXPECT_EQ(api_.requests().size(), 3u);
   EXPECT_EQ(recorder->stats().created, 3u);
   EXPECT_EQ(recorder->stats().dropped, 1u);
 }
@@ -221,16 +215,16 @@ TEST_F(ApiEventRecorderTest, StopDrainsQueueAndJoins) {
 // Verifies draining ends at the deadline: what is still queued then is dropped.
 TEST_F(ApiEventRecorderTest, StopDropsWhatIsLeftAfterDrainTimeout) {
   auto recorder = makeRecorder({.drain_timeout = seconds(5)});
-  api_->hold();
+  api_.hold();
   recorder->event(configMap("a"), EventType::kNormal, "R", "m");
-  ASSERT_TRUE(api_->waitForRequests(1));
+  ASSERT_TRUE(api_.waitForRequests(1));
   recorder->event(configMap("b"), EventType::kNormal, "R", "m");
   recorder->event(configMap("c"), EventType::kNormal, "R", "m");
   recorder->requestStop();
   clock_.advance(seconds(6));  // "a" is still in flight when the deadline passes
-  api_->release();
+  api_.release();
   recorder->stop();
-  EXPECT_EQ(api_->requests().size(), 1u);
+  EXPECT_EQ(api_.requests().size(), 1u);
   EXPECT_EQ(recorder->stats().created, 1u);
   EXPECT_EQ(recorder->stats().dropped, 2u);
 }
@@ -246,7 +240,7 @@ TEST_F(ApiEventRecorderTest, ConcurrentStopAndDestructorJoin) {
     std::jthread b([&] { recorder->stop(); });
   }
   recorder.reset();
-  EXPECT_EQ(api_->requests().size(), 20u);
+  EXPECT_EQ(api_.requests().size(), 20u);
 }
 
 }  // namespace

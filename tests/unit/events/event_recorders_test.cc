@@ -2,24 +2,17 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/fake_api_server.h"
 #include "tests/support/fake_clock.h"
-#include "tests/unit/events/events_api_fake.h"
 
 namespace kf {
 namespace {
 
-RestConfig unlimited() {
-  RestConfig config;
-  config.server = "https://host.example:6443";
-  config.qps = 0;
-  return config;
-}
-
 // Verifies one recorder per component, shared, with the component as source.component.
 TEST(EventRecordersTest, SharesOneRecorderPerComponent) {
   test::FakeClock clock;
-  auto* api = new test::EventsApiFake();
-  RestClient client(unlimited(), TransportPtr(api), clock);
+  test::FakeApiServer api(clock);
+  RestClient client(test::fakeServerConfig(), api.transport(), clock);
   EventRecorders recorders(client, "node-a", clock);
 
   auto first = recorders.forComponent("federateddeployment-controller");
@@ -29,14 +22,14 @@ TEST(EventRecordersTest, SharesOneRecorderPerComponent) {
 
   other->event({.kind = "KubeFedCluster", .namespace_name = "ns", .name = "c"}, EventType::kWarning,
                "R", "m");
-  ASSERT_TRUE(api->waitForRequests(1));
+  ASSERT_TRUE(api.waitForRequests(1));
   recorders.stopAll();
-  EXPECT_EQ(Json::parse(api->requests()[0].body)["source"]["component"],
+  EXPECT_EQ(Json::parse(api.requests()[0].body)["source"]["component"],
             "kubefedcluster-controller");
 
   first->event({.namespace_name = "ns", .name = "x"}, EventType::kNormal, "R", "m");
   EXPECT_EQ(first->stats().dropped, 1u);  // stopped
-  EXPECT_EQ(api->requests().size(), 1u);
+  EXPECT_EQ(api.requests().size(), 1u);
 }
 
 }  // namespace

@@ -8,40 +8,27 @@
 
 #include "cmd/kubefedctl/join_host.h"
 #include "cmd/kubefedctl/join_member.h"
+#include "tests/support/fake_api_server.h"
 #include "tests/support/fake_clock.h"
-#include "tests/unit/client/fake_transport.h"
 
 namespace kf::kubefedctl {
 namespace {
 
+using test::FakeApiServer;
 using test::FakeClock;
-using test::FakeTransport;
-using test::response;
+using test::textResponse;
 
 class JoinRerunTest : public ::testing::Test {
  protected:
-  JoinRerunTest() {
-    RestConfig config;
-    config.server = "https://127.0.0.1:6443";
-    config.qps = 0;
-    auto owned = std::make_unique<FakeTransport>();
-    transport_ = owned.get();
-    client_ = std::make_unique<RestClient>(config, std::move(owned), clock_);
+  void reply(int status, const std::string& body) {
+    server_.respondNext(textResponse(status, body));
   }
-
-  void reply(int status, const std::string& body) { transport_->enqueue(response(status, body)); }
-  std::vector<std::string> requests() const {
-    std::vector<std::string> out;
-    for (const auto& request : transport_->requests()) {
-      out.push_back(request.method + " " + request.target);
-    }
-    return out;
-  }
-  Json body(std::size_t index) const { return Json::parse(transport_->requests().at(index).body); }
+  std::vector<std::string> requests() const { return server_.requestLines(); }
+  Json body(std::size_t index) const { return Json::parse(server_.requests().at(index).body); }
 
   FakeClock clock_;
-  FakeTransport* transport_ = nullptr;
-  std::unique_ptr<RestClient> client_;
+  FakeApiServer server_{clock_};
+  std::shared_ptr<RestClient> client_ = server_.client(RetryPolicy{});
   std::ostringstream out_;
 };
 

@@ -8,15 +8,15 @@
 
 #include "cmd/kubefedctl/join_host.h"
 #include "cmd/kubefedctl/unjoin.h"
+#include "tests/support/fake_api_server.h"
 #include "tests/support/fake_clock.h"
-#include "tests/unit/client/fake_transport.h"
 
 namespace kf::kubefedctl {
 namespace {
 
+using test::FakeApiServer;
 using test::FakeClock;
-using test::FakeTransport;
-using test::response;
+using test::textResponse;
 
 std::string notFound(const std::string& what) {
   return Json({{"kind", "Status"},
@@ -35,24 +35,11 @@ constexpr const char* kClusterScopeConfig =
 
 // One scripted API server and the client that talks to it.
 struct FakeCluster {
-  explicit FakeCluster(FakeClock& clock) {
-    RestConfig config;
-    config.server = "https://127.0.0.1:6443";
-    config.qps = 0;
-    auto owned = std::make_unique<FakeTransport>();
-    transport = owned.get();
-    client = std::make_unique<RestClient>(config, std::move(owned), clock);
-  }
-  std::vector<std::string> requests() const {
-    std::vector<std::string> out;
-    for (const auto& request : transport->requests()) {
-      out.push_back(request.method + " " + request.target);
-    }
-    return out;
-  }
+  explicit FakeCluster(FakeClock& clock) : server(clock) {}
+  std::vector<std::string> requests() const { return server.requestLines(); }
 
-  FakeTransport* transport = nullptr;
-  std::unique_ptr<RestClient> client;
+  FakeApiServer server;
+  std::shared_ptr<RestClient> client = server.client(RetryPolicy{});
 };
 
 class JoinTest : public ::testing::Test {
@@ -69,7 +56,7 @@ class JoinTest : public ::testing::Test {
 
   // The joining cluster's answer to the ServiceAccount preflight: there is none yet.
   void noServiceAccountYet() {
-    member_.transport->enqueue(response(404, notFound("serviceaccounts \"m1-host\"")));
+    member_.server.respondNext(textResponse(404, notFound("serviceaccounts \"m1-host\"")));
   }
 
   FakeClock clock_;
@@ -81,8 +68,8 @@ class JoinTest : public ::testing::Test {
 // Verifies spec §6 join_test: a dry run with --secret-name returns a KubeFedCluster with the
 // server as apiEndpoint and that secret, after reads only.
 TEST_F(JoinTest, DryRunReturnsTheClusterItWouldCreateAndOnlyReads) {
-  host_.transport->enqueue(response(200, kClusterScopeConfig));
-  host_.transport->enqueue(response(404, notFound("kubefedclusters.core.kubefed.io \"m1\"")));
+  host_.server.respondNext(textResponse(200, kClusterScopeConfig));
+  host_.server.respondNext(textResponse(404, notFound("kubefedclusters.core.kubefed.io \"m1\"")));
   noServiceAccountYet();
   JoinRequest request = dryRun({"https://member.example:6443", "", false, ""});
   request.secret_name = "secret";
@@ -104,8 +91,8 @@ TEST_F(JoinTest, DryRunReturnsTheClusterItWouldCreateAndOnlyReads) {
 // Verifies spec §6 join_test: a proxied kubeconfig entry gives the KubeFedCluster its proxyURL;
 // without --secret-name the dry run's secretRef is empty.
 TEST_F(JoinTest, DryRunOfAProxiedClusterCarriesTheProxyUrl) {
-  host_.transport->enqueue(response(200, kClusterScopeConfig));
-  host_.transport->enqueue(response(404, notFound("kubefedclusters.core.kubefed.io \"m1\"")));
+  host_.server.respondNext(textResponse(200, kClusterScopeConfig));
+  host_.server.respondNext(textResponse(404, notFound("kubefedclusters.core.kubefed.io \"m1\"")));
   noServiceAccountYet();
   auto cluster = joinCluster(*host_.client, member_.client.get(),
                              dryRun({"https://member.example", "", false, "socks5://proxy:1080"}),
@@ -117,8 +104,8 @@ TEST_F(JoinTest, DryRunOfAProxiedClusterCarriesTheProxyUrl) {
 
 // Verifies a joined cluster (its KubeFedCluster exists) stops join before any write.
 TEST_F(JoinTest, AlreadyJoinedClusterFailsWithWhatToDo) {
-  host_.transport->enqueue(response(200, kClusterScopeConfig));
-  host_.transport->enqueue(response(200, R"({"metadata": {"name": "m1"}, "spec": {}})"));
+  host_.server.respondNext(textResponse(200, kClusterScopeConfig));
+  host_.server.respondNext(textResponse(200, R"({"metadata": {"name": "m1"}, "spec": {}})"));
   noServiceAccountYet();
   JoinRequest request = dryRun({"https://member.example", "", false, ""});
   request.dry_run = false;
@@ -136,8 +123,8 @@ TEST_F(JoinTest, AlreadyJoinedClusterFailsWithWhatToDo) {
 TEST_F(JoinTest, ExistingServiceAccountStopsJoinInKubeFedsWords) {
   for (const bool dry_run : {true, false}) {
     SCOPED_TRACE(dry_run ? "dry run" : "join");
-    host_.transport->enqueue(response(200, kClusterScopeConfig));
-    member_.transport->enqueue(response(200, R"({"metadata": {"name": "m1-host"}})"));
+    host_.server.respondNext(textResponse(200, kClusterScopeConfig));
+    member_.server.respondNext(textResponse(200, R"({"metadata": {"name": "m1-host"}})"));
     JoinRequest request = dryRun({"https://member.example", "", false, ""});
     request.dry_run = dry_run;
     auto cluster = joinCluster(*host_.client, member_.client.get(), request, out_, clock_);
@@ -153,8 +140,8 @@ TEST_F(JoinTest, ExistingServiceAccountStopsJoinInKubeFedsWords) {
 
 // Verifies a KubeFedConfig without a scope means Cluster, as in KubeFed.
 TEST_F(JoinTest, EmptyScopeIsCluster) {
-  host_.transport->enqueue(
-      response(200, R"({"kind": "KubeFedConfig", "metadata": {"name": "kubefed"}, "spec": {}})"));
+  host_.server.respondNext(textResponse(
+      200, R"({"kind": "KubeFedConfig", "metadata": {"name": "kubefed"}, "spec": {}})"));
   auto scope = readJoinScope(*host_.client, "kf");
   ASSERT_TRUE(scope) << scope.error().message;
   EXPECT_EQ(scope.value(), JoinScope::kCluster);
@@ -162,7 +149,8 @@ TEST_F(JoinTest, EmptyScopeIsCluster) {
 
 // Verifies a missing KubeFedConfig is reported in KubeFed's words.
 TEST_F(JoinTest, MissingKubeFedConfigAsksForAControlPlane) {
-  host_.transport->enqueue(response(404, notFound("kubefedconfigs.core.kubefed.io \"kubefed\"")));
+  host_.server.respondNext(
+      textResponse(404, notFound("kubefedconfigs.core.kubefed.io \"kubefed\"")));
   auto cluster =
       joinCluster(*host_.client, nullptr, dryRun({"https://m", "", false, ""}), out_, clock_);
   ASSERT_FALSE(cluster);
@@ -207,15 +195,15 @@ class UnjoinTest : public ::testing::Test {
 // Verifies the host side deletes the KubeFedCluster's Secret, Secrets an unfinished join of this
 // cluster left (by annotation, not others), then the KubeFedCluster.
 TEST_F(UnjoinTest, HostSideRemovesTheClusterAndEverySecretJoinWroteForIt) {
-  host_.transport->enqueue(
-      response(200, R"({"metadata": {"name": "m1"}, "spec": {"secretRef": {"name": "m1-x"}}})"));
-  host_.transport->enqueue(response(200, R"({"metadata": {}, "items": [
+  host_.server.respondNext(textResponse(
+      200, R"({"metadata": {"name": "m1"}, "spec": {"secretRef": {"name": "m1-x"}}})"));
+  host_.server.respondNext(textResponse(200, R"({"metadata": {}, "items": [
       {"metadata": {"name": "m1-left",
                     "annotations": {"kubefedctl.kubefed.io/joined-cluster": "m1"}}},
       {"metadata": {"name": "m2-y",
                     "annotations": {"kubefedctl.kubefed.io/joined-cluster": "m2"}}},
       {"metadata": {"name": "unrelated"}}]})"));
-  for (int i = 0; i < 3; ++i) host_.transport->enqueue(response(200, "{}"));
+  for (int i = 0; i < 3; ++i) host_.server.respondNext(textResponse(200, "{}"));
   ASSERT_TRUE(unjoin(nullptr, request(false)));
   EXPECT_EQ(host_.requests(),
             (std::vector<std::string>{
@@ -232,7 +220,7 @@ TEST_F(UnjoinTest, HostSideRemovesTheClusterAndEverySecretJoinWroteForIt) {
 // Verifies a member-side failure stops unjoin before the host side is touched.
 TEST_F(UnjoinTest, MemberFailureWithoutForceLeavesTheHostAlone) {
   FakeCluster member(clock_);
-  member.transport->enqueue(response(403, kForbidden));
+  member.server.respondNext(textResponse(403, kForbidden));
   auto done = unjoin(member.client.get(), request(false));
   ASSERT_FALSE(done);
   EXPECT_NE(done.error().message.find("deleting clusterrolebinding.rbac.authorization.k8s.io "
@@ -247,11 +235,11 @@ TEST_F(UnjoinTest, MemberFailureWithoutForceLeavesTheHostAlone) {
 // objects already gone are skipped silently.
 TEST_F(UnjoinTest, ForceGoesOnAfterMemberFailures) {
   FakeCluster member(clock_);
-  member.transport->enqueue(response(403, kForbidden));
-  for (int i = 0; i < 7; ++i) member.transport->enqueue(response(404, notFound("object")));
-  member.transport->enqueue(response(404, notFound("namespaces \"kf\"")));
-  host_.transport->enqueue(response(404, notFound("kubefedclusters.core.kubefed.io \"m1\"")));
-  host_.transport->enqueue(response(200, R"({"metadata": {}, "items": []})"));
+  member.server.respondNext(textResponse(403, kForbidden));
+  for (int i = 0; i < 7; ++i) member.server.respondNext(textResponse(404, notFound("object")));
+  member.server.respondNext(textResponse(404, notFound("namespaces \"kf\"")));
+  host_.server.respondNext(textResponse(404, notFound("kubefedclusters.core.kubefed.io \"m1\"")));
+  host_.server.respondNext(textResponse(200, R"({"metadata": {}, "items": []})"));
   ASSERT_TRUE(unjoin(member.client.get(), request(true)));
   EXPECT_EQ(member.requests().size(), 9u);
   EXPECT_EQ(member.requests().back(), "GET /api/v1/namespaces/kf");

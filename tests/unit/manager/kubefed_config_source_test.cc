@@ -10,8 +10,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "tests/support/fake_api_server.h"
 #include "tests/support/fake_clock.h"
-#include "tests/unit/client/fake_transport.h"
 
 namespace kf::manager {
 namespace {
@@ -40,24 +40,15 @@ Json configObject(const Json& spec) {
 
 class KubeFedConfigSourceTest : public ::testing::Test {
  protected:
-  KubeFedConfigSourceTest() {
-    RestConfig config;
-    config.server = "https://127.0.0.1:6443";
-    config.qps = 0;
-    auto transport = std::make_unique<test::FakeTransport>();
-    transport_ = transport.get();
-    host_ = std::make_unique<RestClient>(config, std::move(transport), clock_);
-  }
-
   // The controller manager reading the object `kubefed` from the API, which holds `spec`.
   Result<core::KubeFedConfig> fromApi(const Json& spec) {
-    transport_->enqueue(test::response(200, configObject(spec).dump()));
+    server_.respondNext(test::textResponse(200, configObject(spec).dump()));
     return obtainKubeFedConfig(*host_, Options{}, "kube-federation-system");
   }
 
   test::FakeClock clock_;
-  test::FakeTransport* transport_ = nullptr;
-  std::unique_ptr<RestClient> host_;
+  test::FakeApiServer server_{clock_};
+  std::shared_ptr<RestClient> host_ = server_.client(RetryPolicy{});
 };
 
 TEST_F(KubeFedConfigSourceTest, UsesACompleteConfigAsItIs) {
@@ -102,7 +93,7 @@ TEST_F(KubeFedConfigSourceTest, APartialConfigFileIsFatalToo) {
   EXPECT_THAT(config.error().message,
               StartsWith("invalid KubeFedConfig \"kf/kubefed\": [spec.controllerDuration: "
                          "Required value"));
-  EXPECT_TRUE(transport_->requests().empty());
+  EXPECT_TRUE(server_.requests().empty());
 }
 
 }  // namespace

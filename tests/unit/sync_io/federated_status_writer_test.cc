@@ -4,14 +4,14 @@
 
 #include <memory>
 
+#include "tests/support/fake_api_server.h"
 #include "tests/support/fake_clock.h"
-#include "tests/unit/sync_io/fake_status_api.h"
 
 namespace kf::sync {
 namespace {
 
+using test::FakeApiServer;
 using test::FakeClock;
-using test::FakeStatusApi;
 
 const GroupVersionResource kFederatedConfigMaps{"types.kubefed.io", "v1beta1",
                                                 "federatedconfigmaps", true};
@@ -19,21 +19,16 @@ const GroupVersionResource kFederatedConfigMaps{"types.kubefed.io", "v1beta1",
 class FederatedStatusWriterTest : public ::testing::Test {
  protected:
   FederatedStatusWriterTest() {
-    auto transport = std::make_unique<FakeStatusApi>();
-    api_ = transport.get();
-    RestConfig config;
-    config.server = "https://127.0.0.1:6443";
-    config.qps = 0;
-    host_ = std::make_unique<RestClient>(config, std::move(transport), clock_,
-                                         RetryPolicy{.max_attempts = 1});
+    api_.enableStatusSubresource("federatedconfigmaps");
+    host_ = api_.client(RetryPolicy{.max_attempts = 1});
     federated_objects_ = std::make_unique<ResourceClient>(*host_, kFederatedConfigMaps, "ns1");
-    api_->put("federatedconfigmaps", Json::parse(R"({
+    api_.put(kFederatedConfigMaps, Json::parse(R"({
         "apiVersion": "types.kubefed.io/v1beta1", "kind": "FederatedConfigMap",
         "metadata": {"name": "cm1", "namespace": "ns1", "generation": 2},
         "spec": {"template": {"data": {"k": "v"}}}})"));
   }
 
-  Json stored() { return api_->object("federatedconfigmaps", "ns1", "cm1"); }
+  Json stored() { return api_.get(kFederatedConfigMaps, "ns1", "cm1").value_or(Json()); }
 
   static PropagationOutcome outcome(PropagationStatus member2) {
     PropagationOutcome out;
@@ -43,8 +38,8 @@ class FederatedStatusWriterTest : public ::testing::Test {
   }
 
   FakeClock clock_;
-  FakeStatusApi* api_ = nullptr;
-  std::unique_ptr<RestClient> host_;
+  FakeApiServer api_{clock_};
+  std::shared_ptr<RestClient> host_;
   std::unique_ptr<ResourceClient> federated_objects_;
 };
 
@@ -63,25 +58,25 @@ TEST_F(FederatedStatusWriterTest, WritesTheComputedStatus) {
 TEST_F(FederatedStatusWriterTest, AnUnchangedStatusIsNotWrittenAgain) {
   ASSERT_TRUE(
       writeFederatedStatus(*federated_objects_, stored(), outcome(PropagationStatus::kOk), clock_));
-  const int writes = api_->writes();
+  const std::size_t writes = api_.writeRequests();
   clock_.advance(std::chrono::seconds(5));
   auto again =
       writeFederatedStatus(*federated_objects_, stored(), outcome(PropagationStatus::kOk), clock_);
   ASSERT_TRUE(again);
   EXPECT_FALSE(again.value().changed);
-  EXPECT_EQ(api_->writes(), writes);
+  EXPECT_EQ(api_.writeRequests(), writes);
 }
 
 TEST_F(FederatedStatusWriterTest, AConflictReadsTheObjectAgainAndRetries) {
   const Json stale = stored();
-  api_->touch("federatedconfigmaps", "ns1", "cm1");  // changed since it was read
+  api_.put(kFederatedConfigMaps, stale);  // changed since it was read: a new resourceVersion
   auto written = writeFederatedStatus(*federated_objects_, stale,
                                       outcome(PropagationStatus::kCreationFailed), clock_);
   ASSERT_TRUE(written) << written.error().describe();
   EXPECT_EQ(stored()["status"]["conditions"][0]["reason"], "CheckClusters");
   // Success overall except for a failure worth retrying: the caller backs off and retries.
   EXPECT_TRUE(written.value().retry_recoverable);
-  const auto log = api_->requestLog();
+  const auto log = api_.requestLines();
   ASSERT_EQ(log.size(), 3u);
   EXPECT_EQ(log[0].substr(0, 4), "PUT ");
   EXPECT_EQ(log[1].substr(0, 4), "GET ");
@@ -90,13 +85,13 @@ TEST_F(FederatedStatusWriterTest, AConflictReadsTheObjectAgainAndRetries) {
 
 TEST_F(FederatedStatusWriterTest, AnObjectDeletedMeanwhileIsNotAnError) {
   const Json object = stored();
-  api_->erase("federatedconfigmaps", "ns1", "cm1");
+  api_.remove(kFederatedConfigMaps, "ns1", "cm1");
   EXPECT_TRUE(
       writeFederatedStatus(*federated_objects_, object, outcome(PropagationStatus::kOk), clock_));
 }
 
 TEST_F(FederatedStatusWriterTest, OtherErrorsAreReturnedWithTheObjectNamed) {
-  api_->failNext("PUT", 403, "Forbidden");
+  api_.failNext({.method = "PUT"}, 403, "Forbidden");
   auto written =
       writeFederatedStatus(*federated_objects_, stored(), outcome(PropagationStatus::kOk), clock_);
   ASSERT_FALSE(written);

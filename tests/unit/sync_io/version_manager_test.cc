@@ -5,16 +5,19 @@
 #include <memory>
 
 #include "apis/encoding/version_hash.h"
+#include "tests/support/fake_api_server.h"
 #include "tests/support/fake_clock.h"
-#include "tests/unit/sync_io/fake_status_api.h"
 
 namespace kf::sync {
 namespace {
 
+using test::FakeApiServer;
 using test::FakeClock;
-using test::FakeStatusApi;
 
-constexpr char kPropagatedVersions[] = "propagatedversions";
+const GroupVersionResource kPropagatedVersions{"core.kubefed.io", "v1alpha1", "propagatedversions",
+                                               true};
+const GroupVersionResource kClusterPropagatedVersions{"core.kubefed.io", "v1alpha1",
+                                                      "clusterpropagatedversions", false};
 
 Json federatedConfigMap(const std::string& name, const Json& data) {
   return Json{{"apiVersion", "types.kubefed.io/v1beta1"},
@@ -28,13 +31,9 @@ Json storedStatus(const Json& stored) { return stored.value("status", Json()); }
 class VersionManagerTest : public ::testing::Test {
  protected:
   VersionManagerTest() {
-    auto transport = std::make_unique<FakeStatusApi>();
-    api_ = transport.get();
-    RestConfig config;
-    config.server = "https://127.0.0.1:6443";
-    config.qps = 0;
-    host_ = std::make_unique<RestClient>(config, std::move(transport), clock_,
-                                         RetryPolicy{.max_attempts = 1});
+    api_.enableStatusSubresource(kPropagatedVersions.resource);
+    api_.enableStatusSubresource(kClusterPropagatedVersions.resource);
+    host_ = api_.client(RetryPolicy{.max_attempts = 1});
   }
 
   std::unique_ptr<VersionManager> loadedManager(bool namespaced = true,
@@ -58,11 +57,13 @@ class VersionManagerTest : public ::testing::Test {
                                overridesVersion(object).value);
   }
 
-  Json stored(const std::string& name) { return api_->object(kPropagatedVersions, "ns1", name); }
+  Json stored(const std::string& name) {
+    return api_.get(kPropagatedVersions, "ns1", name).value_or(Json());
+  }
 
   FakeClock clock_;
-  FakeStatusApi* api_ = nullptr;
-  std::unique_ptr<RestClient> host_;
+  FakeApiServer api_{clock_};
+  std::shared_ptr<RestClient> host_;
   const Json cm1_ = federatedConfigMap("cm1", {{"k", "v"}});
 };
 
@@ -81,8 +82,9 @@ TEST_F(VersionManagerTest, AFirstRecordCreatesTheObjectThenWritesItsStatus) {
                   {"overridesVersion", overridesVersion(cm1_).value},
                   {"clusterVersions", Json::parse(R"([{"clusterName":"c1","version":"rv:5"},
                                    {"clusterName":"c2","version":"rv:7"}])")}}));
-  const auto log = api_->requestLog();
+  const auto log = api_.requestLines();
   ASSERT_EQ(log.size(), 3u);  // list, create, status update
+  EXPECT_EQ(api_.writeRequests(), 2u);
   EXPECT_EQ(log[1], "POST /apis/core.kubefed.io/v1alpha1/namespaces/ns1/propagatedversions");
   EXPECT_EQ(log[2],
             "PUT /apis/core.kubefed.io/v1alpha1/namespaces/ns1/propagatedversions/configmap-cm1/"
@@ -93,10 +95,10 @@ TEST_F(VersionManagerTest, AFirstRecordCreatesTheObjectThenWritesItsStatus) {
 TEST_F(VersionManagerTest, AnUnchangedOutcomeIsNotWrittenAgain) {
   auto manager = loadedManager();
   ASSERT_TRUE(record(*manager, cm1_, {{"c1", "rv:5"}}));
-  const int writes = api_->writes();
+  const std::size_t writes = api_.writeRequests();
   // The second pass found c1 current (no new version) and c1 is still placed.
   ASSERT_TRUE(record(*manager, cm1_, {}, {"c1"}));
-  EXPECT_EQ(api_->writes(), writes);
+  EXPECT_EQ(api_.writeRequests(), writes);
 }
 
 TEST_F(VersionManagerTest, VersionsAreReadBackAfterARestartAndNotRewritten) {
@@ -104,11 +106,11 @@ TEST_F(VersionManagerTest, VersionsAreReadBackAfterARestartAndNotRewritten) {
     auto first = loadedManager();
     ASSERT_TRUE(record(*first, cm1_, {{"c1", "rv:5"}, {"c2", "rv:7"}}));
   }
-  const int writes = api_->writes();
+  const std::size_t writes = api_.writeRequests();
   auto restarted = loadedManager();
   EXPECT_EQ(recorded(*restarted, cm1_), (ClusterVersions{{"c1", "rv:5"}, {"c2", "rv:7"}}));
   ASSERT_TRUE(record(*restarted, cm1_, {}));
-  EXPECT_EQ(api_->writes(), writes);
+  EXPECT_EQ(api_.writeRequests(), writes);
 }
 
 TEST_F(VersionManagerTest, ChangedHashesMakeRecordedVersionsCountForNothing) {
@@ -131,7 +133,7 @@ TEST_F(VersionManagerTest, ClustersNoLongerPlacedAreDropped) {
 }
 
 TEST_F(VersionManagerTest, LoadKeepsOnlyThisTypesVersions) {
-  api_->put(kPropagatedVersions, Json::parse(R"({
+  api_.put(kPropagatedVersions, Json::parse(R"({
       "metadata": {"name": "secret-cm1", "namespace": "ns1"},
       "status": {"templateVersion": "x", "overridesVersion": "y"}})"));
   Json configmap_version = Json::parse(R"({
@@ -139,7 +141,7 @@ TEST_F(VersionManagerTest, LoadKeepsOnlyThisTypesVersions) {
       "status": {"clusterVersions": [{"clusterName": "c1", "version": "rv:1"}]}})");
   configmap_version["status"]["templateVersion"] = templateVersion(cm1_).value;
   configmap_version["status"]["overridesVersion"] = overridesVersion(cm1_).value;
-  api_->put(kPropagatedVersions, configmap_version);
+  api_.put(kPropagatedVersions, configmap_version);
   auto configmaps = loadedManager();
   EXPECT_EQ(recorded(*configmaps, cm1_), (ClusterVersions{{"c1", "rv:1"}}));
   auto secrets = loadedManager(true, "Secret");
@@ -149,7 +151,7 @@ TEST_F(VersionManagerTest, LoadKeepsOnlyThisTypesVersions) {
 TEST_F(VersionManagerTest, AConflictFollowsTheServersResourceVersion) {
   auto manager = loadedManager();
   ASSERT_TRUE(record(*manager, cm1_, {{"c1", "rv:5"}}));
-  api_->touch(kPropagatedVersions, "ns1", "configmap-cm1");  // someone else wrote it
+  api_.put(kPropagatedVersions, stored("configmap-cm1"));  // someone else wrote it
   ASSERT_TRUE(record(*manager, cm1_, {{"c1", "rv:6"}}));
   EXPECT_EQ(storedStatus(stored("configmap-cm1"))["clusterVersions"],
             Json::parse(R"([{"clusterName":"c1","version":"rv:6"}])"));
@@ -158,7 +160,7 @@ TEST_F(VersionManagerTest, AConflictFollowsTheServersResourceVersion) {
 TEST_F(VersionManagerTest, AVersionDeletedMeanwhileIsCreatedAgain) {
   auto manager = loadedManager();
   ASSERT_TRUE(record(*manager, cm1_, {{"c1", "rv:5"}}));
-  api_->erase(kPropagatedVersions, "ns1", "configmap-cm1");
+  api_.remove(kPropagatedVersions, "ns1", "configmap-cm1");
   ASSERT_TRUE(record(*manager, cm1_, {{"c1", "rv:6"}}));
   EXPECT_EQ(storedStatus(stored("configmap-cm1"))["clusterVersions"],
             Json::parse(R"([{"clusterName":"c1","version":"rv:6"}])"));
@@ -167,8 +169,8 @@ TEST_F(VersionManagerTest, AVersionDeletedMeanwhileIsCreatedAgain) {
 TEST_F(VersionManagerTest, AnExistingObjectFoundOnCreateIsUpdated) {
   auto manager = loadedManager();
   // Written by someone else after the list: the create meets AlreadyExists.
-  api_->put(kPropagatedVersions,
-            Json::parse(R"({"metadata": {"name": "configmap-cm1", "namespace": "ns1"}})"));
+  api_.put(kPropagatedVersions,
+           Json::parse(R"({"metadata": {"name": "configmap-cm1", "namespace": "ns1"}})"));
   ASSERT_TRUE(record(*manager, cm1_, {{"c1", "rv:5"}}));
   EXPECT_EQ(storedStatus(stored("configmap-cm1"))["clusterVersions"],
             Json::parse(R"([{"clusterName":"c1","version":"rv:5"}])"));
@@ -176,18 +178,18 @@ TEST_F(VersionManagerTest, AnExistingObjectFoundOnCreateIsUpdated) {
 
 TEST_F(VersionManagerTest, ForbiddenIsReportedWithoutRetrying) {
   auto manager = loadedManager();
-  api_->failNext("POST", 403, "Forbidden");
+  api_.failNext({.method = "POST"}, 403, "Forbidden");
   Status result = record(*manager, cm1_, {{"c1", "rv:5"}});
   ASSERT_FALSE(result);
   EXPECT_EQ(result.error().reason, Reason::kForbidden);
   EXPECT_NE(result.error().message.find("configmap-cm1"), std::string::npos)
       << result.error().message;
-  EXPECT_EQ(api_->requestLog().size(), 2u);  // list, one create
+  EXPECT_EQ(api_.requestLines().size(), 2u);  // list, one create
 }
 
 TEST_F(VersionManagerTest, AFailedWriteIsRetriedByTheNextIdenticalRecord) {
   auto manager = loadedManager();
-  api_->failNext("PUT", 500, "InternalError");
+  api_.failNext({.method = "PUT"}, 500, "InternalError");
   EXPECT_FALSE(record(*manager, cm1_, {{"c1", "rv:5"}}));
   ASSERT_TRUE(record(*manager, cm1_, {{"c1", "rv:5"}}));
   EXPECT_EQ(storedStatus(stored("configmap-cm1"))["clusterVersions"],
@@ -198,7 +200,7 @@ TEST_F(VersionManagerTest, GivesUpAfterTheConfiguredAttempts) {
   VersionManager manager(
       *host_, VersionManagerOptions{.target_kind = "ConfigMap", .max_write_attempts = 2});
   ASSERT_TRUE(manager.load());
-  for (int i = 0; i < 2; ++i) api_->failNext("PUT", 409, "Conflict");
+  api_.failNext({.method = "PUT"}, 409, "Conflict", /*times=*/2);
   Status result = record(manager, cm1_, {{"c1", "rv:5"}});
   ASSERT_FALSE(result);
   EXPECT_NE(result.error().message.find("gave up after 2 attempts"), std::string::npos)
@@ -213,7 +215,8 @@ TEST_F(VersionManagerTest, ClusterScopedTypesUseClusterPropagatedVersions) {
             {"spec", {{"template", {{"rules", Json::array()}}}}}};
   ASSERT_TRUE(manager->update(role, templateVersion(role).value, overridesVersion(role).value,
                               {"c1"}, {{"c1", "rv:9"}}));
-  const Json object = api_->object("clusterpropagatedversions", "", "clusterrole-reader");
+  const Json object =
+      api_.get(kClusterPropagatedVersions, "", "clusterrole-reader").value_or(Json());
   ASSERT_FALSE(object.is_null());
   EXPECT_EQ(object["kind"], "ClusterPropagatedVersion");
   EXPECT_EQ(manager->versionsFor({"", "reader"}, templateVersion(role).value,
@@ -223,7 +226,7 @@ TEST_F(VersionManagerTest, ClusterScopedTypesUseClusterPropagatedVersions) {
 
 TEST_F(VersionManagerTest, LoadFailsUntilTheListSucceeds) {
   VersionManager manager(*host_, VersionManagerOptions{.target_kind = "ConfigMap"});
-  api_->failNext("GET", 503, "ServiceUnavailable");
+  api_.failNext({.method = "GET"}, 503, "ServiceUnavailable");
   EXPECT_FALSE(manager.load());
   EXPECT_FALSE(manager.loaded());
   EXPECT_TRUE(manager.load());
