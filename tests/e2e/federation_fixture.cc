@@ -16,8 +16,12 @@ E2EFederation::E2EFederation(E2EFederationOptions options)
       clusters_(LocalClusters::get()),
       host_(clusters_.client("host")),
       kubefed_ns_(*host_, options_.prefix),
-      work_ns_(*host_, options_.prefix + "-work") {
-  for (const std::string& member : options_.members) members_[member] = clusters_.client(member);
+      work_ns_(*host_, options_.prefix + "-work"),
+      member_names_(options_.members) {
+  if (!options_.host_member.empty()) member_names_.push_back(options_.host_member);
+  for (const std::string& member : member_names_) {
+    members_[member] = clusters_.client(contextOf(member));
+  }
 }
 
 E2EFederation::~E2EFederation() { shutDown(); }
@@ -68,11 +72,15 @@ std::string E2EFederation::runAll(const std::vector<std::vector<std::string>>& c
   return failures;
 }
 
+std::string E2EFederation::contextOf(const std::string& member) const {
+  return member == options_.host_member ? "host" : member;
+}
+
 std::string E2EFederation::joinMembers() {
   std::vector<std::vector<std::string>> joins;
-  for (const std::string& member : options_.members) {
-    joins.push_back(
-        {"join", member, "--cluster-context", member, "--host-cluster-name", kubefedNamespace()});
+  for (const std::string& member : member_names_) {
+    joins.push_back({"join", member, "--cluster-context", contextOf(member), "--host-cluster-name",
+                     kubefedNamespace()});
   }
   return runAll(joins);
 }
@@ -88,8 +96,8 @@ void E2EFederation::shutDown() {
   if (manager_) stopManager();
   // Once the controller manager has exited: its sync controllers would finalize them again.
   releaseFederatedObjects(*host_);
-  for (const std::string& member : options_.members) {
-    kubefedctl({"unjoin", member, "--cluster-context", member, "--host-cluster-name",
+  for (const std::string& member : member_names_) {
+    kubefedctl({"unjoin", member, "--cluster-context", contextOf(member), "--host-cluster-name",
                 kubefedNamespace(), "--force"});
   }
 }
