@@ -26,15 +26,16 @@ E2EFederation::E2EFederation(E2EFederationOptions options)
 
 E2EFederation::~E2EFederation() { shutDown(); }
 
-Result<Json> E2EFederation::createKubeFedConfig() {
+Result<Json> E2EFederation::createKubeFedConfig(const Json& spec) {
+  Json short_delays = {
+      {"clusterHealthCheck", {{"period", "1s"}, {"timeout", "2s"}}},
+      {"controllerDuration", {{"availableDelay", "1s"}, {"unavailableDelay", "1s"}}}};
+  short_delays.merge_patch(spec);
   return ResourceClient(*host_, kKubeFedConfigs, kubefedNamespace())
       .create({{"apiVersion", "core.kubefed.io/v1beta1"},
                {"kind", "KubeFedConfig"},
                {"metadata", {{"name", "kubefed"}, {"namespace", kubefedNamespace()}}},
-               {"spec",
-                kubeFedConfigSpec({{"clusterHealthCheck", {{"period", "1s"}, {"timeout", "2s"}}},
-                                   {"controllerDuration",
-                                    {{"availableDelay", "1s"}, {"unavailableDelay", "1s"}}}})}});
+               {"spec", kubeFedConfigSpec(short_delays)}});
 }
 
 bool E2EFederation::startManager(const std::string& ready_line,
@@ -55,10 +56,10 @@ std::optional<int> E2EFederation::stopManager() {
   return manager_->wait(seconds(30));
 }
 
-RunResult E2EFederation::kubefedctl(std::vector<std::string> args) {
+RunResult E2EFederation::kubefedctl(std::vector<std::string> args, const std::string& input) {
   args.insert(args.end(), {"--kubefed-namespace", kubefedNamespace()});
   args.insert(args.end(), options_.kubefedctl_flags.begin(), options_.kubefedctl_flags.end());
-  RunResult result = runKubefedctl(args);
+  RunResult result = runKubefedctl(args, input);
   kubefedctl_output_ += result.out + result.err;
   return result;
 }

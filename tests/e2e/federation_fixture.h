@@ -49,8 +49,8 @@ class E2EFederation {
   E2EFederation& operator=(const E2EFederation&) = delete;
 
   // The KubeFedConfig "kubefed": KubeFed's defaults with a 1 s health check (2 s timeout) and
-  // 1 s cluster delays.
-  Result<Json> createKubeFedConfig();
+  // 1 s cluster delays, then `spec` merged over them.
+  Result<Json> createKubeFedConfig(const Json& spec = Json::object());
   // Starts the controller manager with `extra` flags after the options' ones, replacing one
   // started before; whether it logged `ready_line` in time.
   bool startManager(const std::string& ready_line = kFtcControllerStarted,
@@ -58,8 +58,9 @@ class E2EFederation {
   // SIGTERM; its exit code, nullopt when it did not exit within 30 s.
   std::optional<int> stopManager();
 
-  // kubefedctl ARGS against the host and the KubeFed namespace; its output is kept.
-  RunResult kubefedctl(std::vector<std::string> args);
+  // kubefedctl ARGS against the host and the KubeFed namespace, `input` on its standard input;
+  // its output is kept.
+  RunResult kubefedctl(std::vector<std::string> args, const std::string& input = "");
   // Joins every member (and the host under options.host_member); "" when all joined, else what
   // each failed one printed.
   std::string joinMembers();
