@@ -24,6 +24,7 @@
 #include "federation/client/kubeconfig.h"
 #include "federation/client/resource_client.h"
 #include "federation/informer/shared_informer.h"
+#include "federation/metrics/sample_parse.h"
 
 namespace {
 
@@ -53,20 +54,7 @@ std::unique_ptr<kf::RestClient> clientFor(const std::string& kubeconfig, const s
 // Write requests the API server counted for ConfigMaps (its own apiserver_request_total).
 long configMapWrites(kf::RestClient& client) {
   auto metrics = client.send({.path = "/metrics"});
-  if (!metrics) return -1;
-  std::istringstream lines(metrics.value().body);
-  long total = 0;
-  for (std::string line; std::getline(lines, line);) {
-    if (line.rfind("apiserver_request_total{", 0) != 0) continue;
-    if (line.find("resource=\"configmaps\"") == std::string::npos) continue;
-    bool write = false;
-    for (const char* verb :
-         {"verb=\"POST\"", "verb=\"PUT\"", "verb=\"PATCH\"", "verb=\"DELETE\"", "verb=\"APPLY\""}) {
-      write = write || line.find(verb) != std::string::npos;
-    }
-    if (write) total += std::stol(line.substr(line.rfind(' ') + 1));
-  }
-  return total;
+  return metrics ? kf::metrics::apiServerWrites(metrics.value().body, "configmaps") : -1;
 }
 
 struct ProcessUsage {

@@ -16,21 +16,26 @@ E2EFederation::E2EFederation(E2EFederationOptions options)
       clusters_(LocalClusters::get()),
       host_(clusters_.client("host")),
       kubefed_ns_(*host_, options_.prefix),
-      work_ns_(*host_, options_.prefix + "-work") {
-  for (const std::string& member : options_.members) members_[member] = clusters_.client(member);
+      work_ns_(*host_, options_.prefix + "-work"),
+      member_names_(options_.members) {
+  if (!options_.host_member.empty()) member_names_.push_back(options_.host_member);
+  for (const std::string& member : member_names_) {
+    members_[member] = clusters_.client(contextOf(member));
+  }
 }
 
 E2EFederation::~E2EFederation() { shutDown(); }
 
-Result<Json> E2EFederation::createKubeFedConfig() {
+Result<Json> E2EFederation::createKubeFedConfig(const Json& spec) {
+  Json short_delays = {
+      {"clusterHealthCheck", {{"period", "1s"}, {"timeout", "2s"}}},
+      {"controllerDuration", {{"availableDelay", "1s"}, {"unavailableDelay", "1s"}}}};
+  short_delays.merge_patch(spec);
   return ResourceClient(*host_, kKubeFedConfigs, kubefedNamespace())
       .create({{"apiVersion", "core.kubefed.io/v1beta1"},
                {"kind", "KubeFedConfig"},
                {"metadata", {{"name", "kubefed"}, {"namespace", kubefedNamespace()}}},
-               {"spec",
-                kubeFedConfigSpec({{"clusterHealthCheck", {{"period", "1s"}, {"timeout", "2s"}}},
-                                   {"controllerDuration",
-                                    {{"availableDelay", "1s"}, {"unavailableDelay", "1s"}}}})}});
+               {"spec", kubeFedConfigSpec(short_delays)}});
 }
 
 bool E2EFederation::startManager(const std::string& ready_line,
@@ -51,10 +56,10 @@ std::optional<int> E2EFederation::stopManager() {
   return manager_->wait(seconds(30));
 }
 
-RunResult E2EFederation::kubefedctl(std::vector<std::string> args) {
+RunResult E2EFederation::kubefedctl(std::vector<std::string> args, const std::string& input) {
   args.insert(args.end(), {"--kubefed-namespace", kubefedNamespace()});
   args.insert(args.end(), options_.kubefedctl_flags.begin(), options_.kubefedctl_flags.end());
-  RunResult result = runKubefedctl(args);
+  RunResult result = runKubefedctl(args, input);
   kubefedctl_output_ += result.out + result.err;
   return result;
 }
@@ -68,11 +73,15 @@ std::string E2EFederation::runAll(const std::vector<std::vector<std::string>>& c
   return failures;
 }
 
+std::string E2EFederation::contextOf(const std::string& member) const {
+  return member == options_.host_member ? "host" : member;
+}
+
 std::string E2EFederation::joinMembers() {
   std::vector<std::vector<std::string>> joins;
-  for (const std::string& member : options_.members) {
-    joins.push_back(
-        {"join", member, "--cluster-context", member, "--host-cluster-name", kubefedNamespace()});
+  for (const std::string& member : member_names_) {
+    joins.push_back({"join", member, "--cluster-context", contextOf(member), "--host-cluster-name",
+                     kubefedNamespace()});
   }
   return runAll(joins);
 }
@@ -88,8 +97,8 @@ void E2EFederation::shutDown() {
   if (manager_) stopManager();
   // Once the controller manager has exited: its sync controllers would finalize them again.
   releaseFederatedObjects(*host_);
-  for (const std::string& member : options_.members) {
-    kubefedctl({"unjoin", member, "--cluster-context", member, "--host-cluster-name",
+  for (const std::string& member : member_names_) {
+    kubefedctl({"unjoin", member, "--cluster-context", contextOf(member), "--host-cluster-name",
                 kubefedNamespace(), "--force"});
   }
 }

@@ -28,6 +28,9 @@ struct E2EFederationOptions {
   // namespace's prefix is this + "-work".
   std::string prefix;
   std::vector<std::string> members = {"member1", "member2"};
+  // Non-empty: the host is joined too, as a member of itself under this cluster name (KubeFed's
+  // usual deployment, and its own CI's layout); member(host_member) is then a client of the host.
+  std::string host_member;
   // Controller-manager flags after the kubeconfig, the KubeFed namespace and the serving
   // addresses.
   std::vector<std::string> manager_flags = {"--rest-config-qps", "100", "--rest-config-burst",
@@ -46,8 +49,8 @@ class E2EFederation {
   E2EFederation& operator=(const E2EFederation&) = delete;
 
   // The KubeFedConfig "kubefed": KubeFed's defaults with a 1 s health check (2 s timeout) and
-  // 1 s cluster delays.
-  Result<Json> createKubeFedConfig();
+  // 1 s cluster delays, then `spec` merged over them.
+  Result<Json> createKubeFedConfig(const Json& spec = Json::object());
   // Starts the controller manager with `extra` flags after the options' ones, replacing one
   // started before; whether it logged `ready_line` in time.
   bool startManager(const std::string& ready_line = kFtcControllerStarted,
@@ -55,9 +58,11 @@ class E2EFederation {
   // SIGTERM; its exit code, nullopt when it did not exit within 30 s.
   std::optional<int> stopManager();
 
-  // kubefedctl ARGS against the host and the KubeFed namespace; its output is kept.
-  RunResult kubefedctl(std::vector<std::string> args);
-  // Joins every member; "" when all joined, else what each failed one printed.
+  // kubefedctl ARGS against the host and the KubeFed namespace, `input` on its standard input;
+  // its output is kept.
+  RunResult kubefedctl(std::vector<std::string> args, const std::string& input = "");
+  // Joins every member (and the host under options.host_member); "" when all joined, else what
+  // each failed one printed.
   std::string joinMembers();
   // `kubefedctl enable` of each type; "" when all were enabled, else what each failure printed.
   std::string enableTypes(const std::vector<std::string>& types);
@@ -68,7 +73,8 @@ class E2EFederation {
 
   RestClient& host() { return *host_; }
   RestClient& member(const std::string& name) { return *members_.at(name); }
-  const std::vector<std::string>& memberNames() const { return options_.members; }
+  // The joined clusters: the members, then the host's cluster name when it is joined.
+  const std::vector<std::string>& memberNames() const { return member_names_; }
   const std::string& kubefedNamespace() const { return kubefed_ns_.name(); }
   const std::string& workNamespace() const { return work_ns_.name(); }
   bool hasManager() const { return manager_ != nullptr; }
@@ -79,12 +85,15 @@ class E2EFederation {
  private:
   // Runs each command; "" when all succeeded, else the description of each failure.
   std::string runAll(const std::vector<std::vector<std::string>>& commands);
+  // The kubeconfig context of a joined cluster's name.
+  std::string contextOf(const std::string& member) const;
 
   const E2EFederationOptions options_;
   LocalClusters& clusters_;
   std::unique_ptr<RestClient> host_;
   TestNamespace kubefed_ns_;
   TestNamespace work_ns_;
+  std::vector<std::string> member_names_;
   std::map<std::string, std::unique_ptr<RestClient>> members_;
   std::unique_ptr<ChildProcess> manager_;
   std::string kubefedctl_output_;

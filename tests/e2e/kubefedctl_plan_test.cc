@@ -5,14 +5,11 @@
 // convergence plan reports no changes.
 
 #include <gtest/gtest.h>
-#include <signal.h>
 
-#include <filesystem>
-#include <fstream>
 #include <map>
-#include <set>
 
 #include "federation/client/resource_client.h"
+#include "tests/e2e/federation_fixture.h"
 #include "tests/e2e/kubefedctl_runner.h"
 #include "tests/e2e/member_writes.h"
 #include "tests/integration/local_clusters.h"
@@ -29,125 +26,70 @@ const std::vector<std::string> kPlanMembers = {"member1", "member2"};
 // Object -> cluster -> action, for the clusters plan says would be written.
 using Writes = std::map<std::string, std::map<std::string, std::string>>;
 
-// A federation of this suite's own: KubeFed namespace, KubeFedConfig with short delays, the
-// controller manager as a process, member1 and member2 joined, namespaces and configmaps
-// enabled, a workload namespace federated to both members.
-class PlanFederation {
- public:
-  PlanFederation()
-      : clusters_(LocalClusters::get()),
-        host_(clusters_.client("host")),
-        kubefed_ns_(*host_, "kf-plan"),
-        workload_ns_(*host_, "kf-plan-work") {
-    EXPECT_EQ(ensureKubeFedCrds(), "");
-    for (const auto& member : kPlanMembers) members_[member] = clusters_.client(member);
-    auto config = ResourceClient(*host_, kKubeFedConfigs, kubefed_ns_.name())
-                      .create({{"apiVersion", "core.kubefed.io/v1beta1"},
-                               {"kind", "KubeFedConfig"},
-                               {"metadata", {{"name", "kubefed"}, {"namespace", kubefedNs()}}},
-                               {"spec", kubeFedConfigSpec(Json::parse(R"({
-          "clusterHealthCheck": {"period": "1s", "timeout": "2s"},
-          "controllerDuration": {"availableDelay": "1s", "unavailableDelay": "1s"},
-          "leaderElect": {"leaseDuration": "4s", "renewDeadline": "3s", "retryPeriod": "1s"}})"))}});
-    EXPECT_TRUE(config) << config.error().describe();
-    startManager();
-    for (const auto& member : kPlanMembers) {
-      RunResult joined = kubefedctl(
-          {"join", member, "--cluster-context", member, "--host-cluster-name", kubefedNs()});
-      EXPECT_EQ(joined.exit_code, 0) << describe(joined);
-    }
-    for (const std::string type : {"namespaces", "configmaps"}) {
-      RunResult enabled = kubefedctl({"enable", type});
-      EXPECT_EQ(enabled.exit_code, 0) << describe(enabled);
-    }
-    auto federated_namespace = federatedNamespaces().create(
-        {{"apiVersion", "types.kubefed.io/v1beta1"},
-         {"kind", "FederatedNamespace"},
-         {"metadata", {{"name", workloadNs()}, {"namespace", workloadNs()}}},
-         {"spec",
-          {{"placement", {{"clusters", {{{"name", "member1"}}, {{"name", "member2"}}}}}}}}});
-    EXPECT_TRUE(federated_namespace) << federated_namespace.error().describe();
-    for (const auto& member : kPlanMembers) {
-      ResourceClient namespaces(*members_.at(member), kNamespaces);
-      EXPECT_TRUE(
-          eventually([&] { return static_cast<bool>(namespaces.get(workloadNs())); }, seconds(60)))
-          << "namespace " << workloadNs() << " never reached " << member << "\n"
-          << manager_->log();
-    }
+// The suite's federation: KubeFedConfig with short delays (and leases, as the controller manager
+// is restarted), the controller manager as a process, member1 and member2 joined, namespaces and
+// configmaps enabled, a workload namespace federated to both members.
+E2EFederation* newPlanFederation() {
+  auto* fed =
+      new E2EFederation({.prefix = "kf-plan", .members = kPlanMembers, .manager_flags = {}});
+  EXPECT_EQ(ensureKubeFedCrds(), "");
+  auto config = fed->createKubeFedConfig(Json::parse(R"({
+      "leaderElect": {"leaseDuration": "4s", "renewDeadline": "3s", "retryPeriod": "1s"}})"));
+  EXPECT_TRUE(config) << config.error().describe();
+  EXPECT_TRUE(fed->startManager()) << fed->manager().log();
+  EXPECT_EQ(fed->joinMembers(), "");
+  EXPECT_EQ(fed->enableTypes({"namespaces", "configmaps"}), "");
+  const std::string& workload_ns = fed->workNamespace();
+  auto federated_namespace =
+      ResourceClient(fed->host(), {"types.kubefed.io", "v1beta1", "federatednamespaces", true},
+                     workload_ns)
+          .create(
+              {{"apiVersion", "types.kubefed.io/v1beta1"},
+               {"kind", "FederatedNamespace"},
+               {"metadata", {{"name", workload_ns}, {"namespace", workload_ns}}},
+               {"spec",
+                {{"placement", {{"clusters", {{{"name", "member1"}}, {{"name", "member2"}}}}}}}}});
+  EXPECT_TRUE(federated_namespace) << federated_namespace.error().describe();
+  for (const auto& member : kPlanMembers) {
+    ResourceClient namespaces(fed->member(member), kNamespaces);
+    EXPECT_TRUE(
+        eventually([&] { return static_cast<bool>(namespaces.get(workload_ns)); }, seconds(60)))
+        << "namespace " << workload_ns << " never reached " << member << "\n"
+        << fed->manager().log();
   }
-
-  ~PlanFederation() {
-    if (manager_) stopManager();
-    releaseFederatedObjects(*host_);
-    for (const auto& member : kPlanMembers) {
-      kubefedctl({"unjoin", member, "--cluster-context", member, "--host-cluster-name", kubefedNs(),
-                  "--force"});
-    }
-  }
-
-  void startManager() {
-    manager_ = std::make_unique<ChildProcess>(
-        builtBinary("cmd/controller-manager/controller-manager"),
-        std::vector<std::string>{"--kubeconfig", clusters_.kubeconfigPath(), "--kubefed-namespace",
-                                 kubefedNs(), "--healthz-addr", "127.0.0.1:0", "--metrics-addr",
-                                 "127.0.0.1:0"});
-    EXPECT_TRUE(manager_->waitForLog("Starting FederatedTypeConfig controller")) << manager_->log();
-  }
-
-  void stopManager() {
-    manager_->signal(SIGTERM);
-    EXPECT_EQ(manager_->wait(seconds(30)).value_or(-1), 0) << manager_->log();
-    manager_.reset();
-  }
-
-  RunResult kubefedctl(std::vector<std::string> args, const std::string& input = "") {
-    args.insert(args.end(), {"--kubefed-namespace", kubefedNs()});
-    return runKubefedctl(args, input);
-  }
-
-  RunResult plan(const std::string& name, const std::string& output = "json") {
-    std::vector<std::string> args = {"plan", "federatedconfigmaps", name, "-n", workloadNs()};
-    if (!output.empty()) args.insert(args.end(), {"-o", output});
-    return kubefedctl(args);
-  }
-
-  ResourceClient federatedConfigMaps() {
-    return ResourceClient(*host_, kFederatedConfigMaps, workloadNs());
-  }
-  ResourceClient federatedNamespaces() {
-    return ResourceClient(*host_, {"types.kubefed.io", "v1beta1", "federatednamespaces", true},
-                          workloadNs());
-  }
-  ResourceClient memberConfigMaps(const std::string& member) {
-    return ResourceClient(*members_.at(member), kConfigMaps, workloadNs());
-  }
-  RestClient& member(const std::string& name) { return *members_.at(name); }
-  const std::string& kubefedNs() const { return kubefed_ns_.name(); }
-  const std::string& workloadNs() const { return workload_ns_.name(); }
-  std::string managerLog() const { return manager_ ? manager_->log().substr(0, 4000) : ""; }
-
- private:
-  LocalClusters& clusters_;
-  std::unique_ptr<RestClient> host_;
-  TestNamespace kubefed_ns_;
-  TestNamespace workload_ns_;
-  std::map<std::string, std::unique_ptr<RestClient>> members_;
-  std::unique_ptr<ChildProcess> manager_;
-};
+  return fed;
+}
 
 class PlanE2ETest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { federation_ = new PlanFederation(); }
+  static void SetUpTestSuite() { federation_ = newPlanFederation(); }
   static void TearDownTestSuite() {
     delete federation_;
     federation_ = nullptr;
   }
-  PlanFederation& fed() { return *federation_; }
+  E2EFederation& fed() { return *federation_; }
+
+  RunResult plan(const std::string& name, const std::string& output = "json") {
+    std::vector<std::string> args = {"plan", "federatedconfigmaps", name, "-n", workloadNs()};
+    if (!output.empty()) args.insert(args.end(), {"-o", output});
+    return fed().kubefedctl(args);
+  }
+  const std::string& workloadNs() { return fed().workNamespace(); }
+  ResourceClient federatedConfigMaps() {
+    return ResourceClient(fed().host(), kFederatedConfigMaps, workloadNs());
+  }
+  ResourceClient memberConfigMaps(const std::string& member) {
+    return ResourceClient(fed().member(member), kConfigMaps, workloadNs());
+  }
+  void stopManager() { EXPECT_EQ(fed().stopManager().value_or(-1), 0) << fed().manager().log(); }
+  void startManager() { EXPECT_TRUE(fed().startManager()) << fed().manager().log(); }
+  std::string managerLog() {
+    return fed().hasManager() ? fed().manager().log().substr(0, 4000) : "";
+  }
 
  private:
-  static PlanFederation* federation_;
+  static inline E2EFederation* federation_ = nullptr;
 };
-PlanFederation* PlanE2ETest::federation_ = nullptr;
 
 // spec.overrides setting member1's data.key.
 Json member1Override(const std::string& value) {
@@ -201,7 +143,7 @@ std::string planVersionIn(ResourceClient member, const std::string& name) {
   return object ? objectResourceVersion(object.value()) : "";
 }
 
-long planMemberWrites(PlanFederation& fed) {
+long planMemberWrites(E2EFederation& fed) {
   long total = 0;
   for (const auto& member : kPlanMembers) total += writesCounted(fed.member(member), "configmaps");
   return total;
@@ -210,8 +152,8 @@ long planMemberWrites(PlanFederation& fed) {
 // Verifies that plan's prediction for each kind of change is exactly what the controller then
 // writes to the members, and that plan reports no changes after convergence.
 TEST_F(PlanE2ETest, PredictsExactlyTheMemberWritesOfTheNextSync) {
-  const std::string ns = fed().workloadNs();
-  ResourceClient federated = fed().federatedConfigMaps();
+  const std::string ns = workloadNs();
+  ResourceClient federated = federatedConfigMaps();
   const std::vector<std::string> names = {"tmpl", "ovr", "place", "edit", "gone"};
 
   // 1. Five federated ConfigMaps, propagated; plan then has nothing to do.
@@ -223,13 +165,13 @@ TEST_F(PlanE2ETest, PredictsExactlyTheMemberWritesOfTheNextSync) {
     ASSERT_TRUE(created) << created.error().describe();
   }
   for (const auto& name : names) {
-    EXPECT_TRUE(eventually([&] { return fed().plan(name, "").exit_code == 0; }, seconds(90)))
+    EXPECT_TRUE(eventually([&] { return plan(name, "").exit_code == 0; }, seconds(90)))
         << name << "\n"
-        << describe(fed().plan(name, "")) << fed().managerLog();
+        << describe(plan(name, "")) << managerLog();
   }
 
   // 2. With the controller manager stopped, the changes.
-  fed().stopManager();
+  stopManager();
   auto patch = [&](const std::string& name, const Json& merge) {
     auto patched = federated.patch(name, PatchType::kMerge, merge.dump());
     ASSERT_TRUE(patched) << patched.error().describe();
@@ -237,9 +179,9 @@ TEST_F(PlanE2ETest, PredictsExactlyTheMemberWritesOfTheNextSync) {
   patch("tmpl", {{"spec", {{"template", {{"data", {{"key", "v2"}}}}}}}});
   patch("ovr", {{"spec", {{"overrides", member1Override("m1-new")}}}});
   patch("place", {{"spec", {{"placement", {{"clusters", {{{"name", "member2"}}}}}}}}});
-  ASSERT_TRUE(fed().memberConfigMaps("member1").patch("edit", PatchType::kMerge,
-                                                      R"({"data":{"key":"by hand"}})"));
-  ASSERT_TRUE(fed().memberConfigMaps("member1").remove("gone"));
+  ASSERT_TRUE(memberConfigMaps("member1").patch("edit", PatchType::kMerge,
+                                                R"({"data":{"key":"by hand"}})"));
+  ASSERT_TRUE(memberConfigMaps("member1").remove("gone"));
 
   // 3. An unreachable member is reported for itself; the other is still planned.
   {
@@ -247,21 +189,20 @@ TEST_F(PlanE2ETest, PredictsExactlyTheMemberWritesOfTheNextSync) {
       ~Restart() { LocalClusters::get().script("start member2"); }
     } restart_member2;
     ASSERT_EQ(LocalClusters::get().script("stop member2"), 0);
-    RunResult partial = fed().plan("tmpl");
+    RunResult partial = plan("tmpl");
     EXPECT_EQ(partial.exit_code, 2) << describe(partial);
     Json parsed = Json::parse(partial.out, nullptr, false);
     ASSERT_FALSE(parsed.is_discarded()) << describe(partial);
     EXPECT_EQ(writesIn(parsed)["tmpl"],
               (std::map<std::string, std::string>{{"member1", "update"}, {"member2", "unknown"}}));
   }
-  ASSERT_TRUE(
-      eventually([&] { return static_cast<bool>(fed().memberConfigMaps("member2").get("tmpl")); },
-                 seconds(60)));
+  ASSERT_TRUE(eventually([&] { return static_cast<bool>(memberConfigMaps("member2").get("tmpl")); },
+                         seconds(60)));
 
   // 4. The plans.
   Writes predicted;
   for (const auto& name : names) {
-    RunResult planned = fed().plan(name);
+    RunResult planned = plan(name);
     EXPECT_EQ(planned.exit_code, 1) << describe(planned);
     Json parsed = Json::parse(planned.out, nullptr, false);
     ASSERT_FALSE(parsed.is_discarded()) << describe(planned);
@@ -275,7 +216,7 @@ TEST_F(PlanE2ETest, PredictsExactlyTheMemberWritesOfTheNextSync) {
   EXPECT_EQ(predicted, expected);
 
   // The text form shows the diff, live (-) to desired (+).
-  RunResult text = fed().plan("tmpl", "");
+  RunResult text = plan("tmpl", "");
   EXPECT_EQ(text.exit_code, 1) << describe(text);
   EXPECT_NE(text.out.find("member1: update"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("-  key: v1\n"), std::string::npos) << text.out;
@@ -291,28 +232,28 @@ TEST_F(PlanE2ETest, PredictsExactlyTheMemberWritesOfTheNextSync) {
   // 5. The controller runs: the members receive exactly the predicted writes.
   std::map<std::string, std::map<std::string, std::string>> versions_before;
   for (const auto& member : kPlanMembers) {
-    ResourceClient objects = fed().memberConfigMaps(member);
+    ResourceClient objects = memberConfigMaps(member);
     for (const auto& name : names) versions_before[name][member] = planVersionIn(objects, name);
   }
   const long writes_before = planMemberWrites(fed());
   ASSERT_GE(writes_before, 0);
-  fed().startManager();
+  startManager();
   const long predicted_writes = 8;
   const bool written = eventually(
       [&] {
         for (const auto& name : names) {
           if (!propagatedAsIs(federated, name)) return false;
         }
-        return !planVersionIn(fed().memberConfigMaps("member2"), "place").empty() &&
-               planVersionIn(fed().memberConfigMaps("member1"), "place").empty() &&
-               !planVersionIn(fed().memberConfigMaps("member1"), "gone").empty() &&
+        return !planVersionIn(memberConfigMaps("member2"), "place").empty() &&
+               planVersionIn(memberConfigMaps("member1"), "place").empty() &&
+               !planVersionIn(memberConfigMaps("member1"), "gone").empty() &&
                planMemberWrites(fed()) - writes_before >= predicted_writes;
       },
       seconds(90));
-  EXPECT_TRUE(written) << fed().managerLog();
+  EXPECT_TRUE(written) << managerLog();
   EXPECT_EQ(planMemberWrites(fed()) - writes_before, predicted_writes);
   for (const auto& member : kPlanMembers) {
-    ResourceClient objects = fed().memberConfigMaps(member);
+    ResourceClient objects = memberConfigMaps(member);
     for (const auto& name : names) {
       const std::string& before = versions_before[name][member];
       const std::string after = planVersionIn(objects, name);
@@ -326,7 +267,7 @@ TEST_F(PlanE2ETest, PredictsExactlyTheMemberWritesOfTheNextSync) {
     }
   }
   auto value = [&](const std::string& member, const std::string& name) {
-    auto object = fed().memberConfigMaps(member).get(name);
+    auto object = memberConfigMaps(member).get(name);
     return object ? object.value()["data"].value("key", "") : "";
   };
   EXPECT_EQ(value("member1", "tmpl"), "v2");
@@ -335,7 +276,7 @@ TEST_F(PlanE2ETest, PredictsExactlyTheMemberWritesOfTheNextSync) {
 
   // 6. Converged: no changes.
   for (const auto& name : names) {
-    RunResult done = fed().plan(name, "");
+    RunResult done = plan(name, "");
     EXPECT_EQ(done.exit_code, 0) << describe(done);
     EXPECT_NE(done.out.find("No changes."), std::string::npos) << done.out;
   }
@@ -343,7 +284,7 @@ TEST_F(PlanE2ETest, PredictsExactlyTheMemberWritesOfTheNextSync) {
 
 // Verifies that plan's errors say what is wrong and exit above 1.
 TEST_F(PlanE2ETest, ReportsBadInput) {
-  RunResult missing = fed().plan("no-such-object", "");
+  RunResult missing = plan("no-such-object", "");
   EXPECT_EQ(missing.exit_code, 255) << describe(missing);
   EXPECT_NE(missing.err.find("not found on the host cluster"), std::string::npos) << missing.err;
 

@@ -129,11 +129,19 @@ std::string uniqueName(const std::string& prefix) {
   return prefix + "-" + std::to_string(::getpid() % 10000) + "-" + std::to_string(++counter);
 }
 
+bool managed(const Json& object) {
+  return at(object, Json::json_pointer("/metadata/labels/kubefed.io~1managed")) == "true";
+}
+
 // A federation of the test's own: KubeFed namespace, KubeFedConfig with short delays, the
-// controller manager as a process, member1 and member2 joined, every type enabled.
+// controller manager as a process, member1 and member2 joined (and the host, as a member of
+// itself, under `host_member` when it is not empty), every type enabled.
 class Federation : public E2EFederation {
  public:
-  Federation() : E2EFederation({.prefix = "kf-e2e"}) {
+  explicit Federation(const std::string& host_member = "")
+      : E2EFederation(
+            {.prefix = host_member.empty() ? "kf-e2e" : "kf-e2e-host", .host_member = host_member}),
+        host_member_(host_member) {
     EXPECT_EQ(ensureKubeFedCrds(), "");
     auto config = createKubeFedConfig();
     EXPECT_TRUE(config) << config.error().describe();
@@ -142,21 +150,32 @@ class Federation : public E2EFederation {
     std::vector<std::string> types;
     for (const auto& t : typeCases()) types.push_back(t.enable_name);
     EXPECT_EQ(enableTypes(types), "");
-    // The workload namespace exists in both members through its FederatedNamespace.
+    // The workload namespace is in every joined cluster through its FederatedNamespace (the
+    // host's own, which exists already, is adopted: it gains the managed label).
     createFederated({"types.kubefed.io", "v1beta1", "federatednamespaces", true}, workNamespace(),
-                    workNamespace(), Json::object(), {"member1", "member2"});
+                    workNamespace(), Json::object(), memberNames());
     for (const std::string& name : memberNames()) {
       ResourceClient namespaces(member(name), kNamespaces);
-      EXPECT_TRUE(eventually([&] { return static_cast<bool>(namespaces.get(workNamespace())); },
-                             seconds(60)))
+      EXPECT_TRUE(eventually(
+          [&] {
+            auto got = namespaces.get(workNamespace());
+            return got && managed(got.value());
+          },
+          seconds(60)))
           << "namespace " << workNamespace() << " never reached " << name << "\n"
           << manager().log();
     }
   }
 
+  // Whether `cluster` is the host joined as a member of itself.
+  bool isHost(const std::string& cluster) const {
+    return !host_member_.empty() && cluster == host_member_;
+  }
+
+  // The federated object, with an override of `overridden`'s annotations.
   Json federatedObject(const GroupVersionResource& resource, const std::string& name,
                        const std::string& ns, const Json& template_json,
-                       const std::vector<std::string>& placed) {
+                       const std::vector<std::string>& placed, const std::string& overridden) {
     Json clusters = Json::array();
     for (const auto& c : placed) clusters.push_back({{"name", c}});
     Json metadata = {{"name", name}};
@@ -168,15 +187,16 @@ class Federation : public E2EFederation {
          {{"template", template_json},
           {"placement", {{"clusters", clusters}}},
           {"overrides",
-           {{{"clusterName", "member1"},
+           {{{"clusterName", overridden},
              {"clusterOverrides",
-              {{{"path", "/metadata/annotations"}, {"value", {{"override", "member1"}}}}}}}}}}}};
+              {{{"path", "/metadata/annotations"}, {"value", {{"override", overridden}}}}}}}}}}}};
   }
 
   void createFederated(const GroupVersionResource& resource, const std::string& name,
                        const std::string& ns, const Json& template_json,
-                       const std::vector<std::string>& placed) {
-    Json object = federatedObject(resource, name, ns, template_json, placed);
+                       const std::vector<std::string>& placed,
+                       const std::string& overridden = "member1") {
+    Json object = federatedObject(resource, name, ns, template_json, placed, overridden);
     object["kind"] = kindOf(resource);
     ResourceClient client(host(), resource, ns);
     auto created = client.create(object);
@@ -195,12 +215,17 @@ class Federation : public E2EFederation {
         {"federatedclusterroles", "FederatedClusterRole"}};
     return kinds.at(federated.resource);
   }
+
+ private:
+  const std::string host_member_;
 };
 
 // One federation for the suite: starting the manager, joining and enabling take a while.
-class PropagationE2ETest : public ::testing::Test {
+// `kHostJoinedAs` is the cluster name the host is joined under, "" for not joined.
+template <const char* kHostJoinedAs>
+class FederationSuite : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { federation_ = new Federation(); }
+  static void SetUpTestSuite() { federation_ = new Federation(kHostJoinedAs); }
   static void TearDownTestSuite() {
     delete federation_;
     federation_ = nullptr;
@@ -208,9 +233,21 @@ class PropagationE2ETest : public ::testing::Test {
   Federation& federation() { return *federation_; }
 
  private:
-  static Federation* federation_;
+  static inline Federation* federation_ = nullptr;
 };
-Federation* PropagationE2ETest::federation_ = nullptr;
+
+constexpr char kHostNotJoined[] = "";
+constexpr char kHostMember[] = "host";
+using PropagationE2ETest = FederationSuite<kHostNotJoined>;
+// KubeFed's usual deployment (and its own CI's layout): the host joined as a member of itself, so
+// its own namespaces hold the member objects too. Only the tests whose paths differ when a member
+// is the host run here (CI time is tight under tsan): the propagation of every type with its
+// deletion (the host's own Namespace is adopted and only ever unlabeled, never deleted) and the
+// deletion of a namespace holding federated objects (a host namespace being deleted counts as
+// removed). A hand edit put back, an offline member and a restart of the controller manager take
+// the same per-cluster paths whichever cluster the member is (and the host cannot go offline
+// without the control plane), so they run in the layout above only.
+using PropagationWithTheHostJoinedE2ETest = FederationSuite<kHostMember>;
 
 // The member object, or null when it does not exist (or is being deleted).
 Json memberObject(RestClient& member, const GroupVersionResource& resource, const std::string& ns,
@@ -222,12 +259,14 @@ Json memberObject(RestClient& member, const GroupVersionResource& resource, cons
   return got.value();
 }
 
-bool managed(const Json& object) {
-  return at(object, Json::json_pointer("/metadata/labels/kubefed.io~1managed")) == "true";
-}
-
-TEST_F(PropagationE2ETest, EveryTypeFollowsTemplatePlacementOverridesAndDeletion) {
-  Federation& fed = federation();
+// Every type: placed in `first` only (with `first`'s override), updated, moved to `second`,
+// deleted, then placed in both and deleted with the orphaning annotation. When one of them is the
+// host joined as a member of itself, the host's own Namespace (the template's namespace, created
+// by the test as users do) is adopted when placed and only unlabeled when unplaced or deleted:
+// KubeFed never deletes a namespace of the host.
+void expectEveryTypeFollowsTemplatePlacementOverridesAndDeletion(Federation& fed,
+                                                                 const std::string& first,
+                                                                 const std::string& second) {
   for (const auto& t : typeCases()) {
     SCOPED_TRACE(t.enable_name);
     const GroupVersionResource federated = federatedOf(t);
@@ -239,20 +278,35 @@ TEST_F(PropagationE2ETest, EveryTypeFollowsTemplatePlacementOverridesAndDeletion
           {{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", name}}}}));
     }
     const std::string ns = is_namespace ? name : fed.workNamespace();
-    auto in = [&](const std::string& member) {
-      return memberObject(fed.member(member), t.target, ns, name);
+    auto in = [&](const std::string& cluster, const std::string& object_name) {
+      return memberObject(fed.member(cluster), t.target, ns, object_name);
+    };
+    auto placed_in = [&](const std::string& cluster, const std::string& object_name) {
+      const Json object = in(cluster, object_name);
+      return !object.is_null() && managed(object);
+    };
+    // What a cluster holds of an object not (or no longer) placed there.
+    auto unplaced_in = [&](const std::string& cluster, const std::string& object_name) {
+      const Json object = in(cluster, object_name);
+      if (is_namespace && fed.isHost(cluster)) return !object.is_null() && !managed(object);
+      return object.is_null();
+    };
+    auto unplaced_everywhere_but = [&](const std::string& placed) {
+      for (const std::string& cluster : fed.memberNames()) {
+        if (cluster != placed && !unplaced_in(cluster, name)) return false;
+      }
+      return true;
     };
     ResourceClient federated_client(fed.host(), federated, federated.namespaced ? ns : "");
 
-    // Placed in member1 only, with member1's override.
-    fed.createFederated(federated, name, ns, t.template_v1, {"member1"});
-    ASSERT_TRUE(eventually([&] { return !in("member1").is_null(); }, seconds(60)))
+    // Placed in `first` only, with its override.
+    fed.createFederated(federated, name, ns, t.template_v1, {first}, first);
+    ASSERT_TRUE(eventually([&] { return placed_in(first, name); }, seconds(60)))
         << fed.manager().log();
-    Json object = in("member1");
-    EXPECT_TRUE(managed(object)) << object.dump();
-    EXPECT_EQ(at(object, Json::json_pointer("/metadata/annotations/override")), "member1");
+    Json object = in(first, name);
+    EXPECT_EQ(at(object, Json::json_pointer("/metadata/annotations/override")), first);
     EXPECT_EQ(t.probe(object), t.probe(t.template_v1));
-    EXPECT_TRUE(in("member2").is_null());
+    EXPECT_TRUE(unplaced_everywhere_but(first));
 
     // A template update reaches the member.
     // (JSON patches: the controller writes the object's status and finalizer meanwhile, so a
@@ -264,22 +318,22 @@ TEST_F(PropagationE2ETest, EveryTypeFollowsTemplatePlacementOverridesAndDeletion
     };
     replace("/spec/template", t.template_v2);
     EXPECT_TRUE(
-        eventually([&] { return t.probe(in("member1")) == t.probe(t.template_v2); }, seconds(60)))
-        << in("member1").dump();
+        eventually([&] { return t.probe(in(first, name)) == t.probe(t.template_v2); }, seconds(60)))
+        << in(first, name).dump();
 
-    // Moving it to member2 removes it from member1.
-    replace("/spec/placement/clusters", Json::array({{{"name", "member2"}}}));
-    EXPECT_TRUE(eventually([&] { return in("member1").is_null() && !in("member2").is_null(); },
-                           seconds(60)))
+    // Moving it to `second` removes it from `first`.
+    replace("/spec/placement/clusters", Json::array({{{"name", second}}}));
+    EXPECT_TRUE(eventually(
+        [&] { return placed_in(second, name) && unplaced_everywhere_but(second); }, seconds(60)))
         << fed.manager().log();
-    EXPECT_EQ(at(in("member2"), Json::json_pointer("/metadata/annotations/override")), Json());
+    EXPECT_EQ(at(in(second, name), Json::json_pointer("/metadata/annotations/override")), Json());
 
     // Deleting it removes it everywhere and the finalizer lets the federated object go.
     ASSERT_TRUE(federated_client.remove(name));
     EXPECT_TRUE(eventually(
         [&] {
           auto gone = federated_client.get(name);
-          return !gone && isNotFound(gone.error()) && in("member2").is_null();
+          return !gone && isNotFound(gone.error()) && unplaced_everywhere_but("");
         },
         seconds(60)))
         << fed.manager().log();
@@ -287,11 +341,13 @@ TEST_F(PropagationE2ETest, EveryTypeFollowsTemplatePlacementOverridesAndDeletion
     // With the orphaning annotation the member objects stay, without the managed label.
     const std::string orphan = is_namespace ? name : name + "-orphan";
     if (is_namespace) {
-      // The namespace was deleted in both members above; it is created anew once gone.
+      // The namespace was deleted in the members above (not in the host: there it was only
+      // unlabeled); it is created anew once gone.
       EXPECT_TRUE(eventually(
           [&] {
-            for (const std::string member : {"member1", "member2"}) {
-              ResourceClient member_namespaces(fed.member(member), kNamespaces);
+            for (const std::string& cluster : fed.memberNames()) {
+              if (fed.isHost(cluster)) continue;
+              ResourceClient member_namespaces(fed.member(cluster), kNamespaces);
               auto gone = member_namespaces.get(name);
               if (gone || !isNotFound(gone.error())) return false;
             }
@@ -299,13 +355,9 @@ TEST_F(PropagationE2ETest, EveryTypeFollowsTemplatePlacementOverridesAndDeletion
           },
           seconds(90)));
     }
-    fed.createFederated(federated, orphan, ns, t.template_v1, {"member1", "member2"});
-    ASSERT_TRUE(eventually(
-        [&] {
-          return !memberObject(fed.member("member1"), t.target, ns, orphan).is_null() &&
-                 !memberObject(fed.member("member2"), t.target, ns, orphan).is_null();
-        },
-        seconds(60)))
+    fed.createFederated(federated, orphan, ns, t.template_v1, {first, second}, first);
+    ASSERT_TRUE(eventually([&] { return placed_in(first, orphan) && placed_in(second, orphan); },
+                           seconds(60)))
         << fed.manager().log();
     ASSERT_TRUE(federated_client.patch(
         orphan, PatchType::kMerge, R"({"metadata":{"annotations":{"kubefed.io/orphan":"true"}}})"));
@@ -314,8 +366,8 @@ TEST_F(PropagationE2ETest, EveryTypeFollowsTemplatePlacementOverridesAndDeletion
         [&] {
           auto gone = federated_client.get(orphan);
           if (gone || !isNotFound(gone.error())) return false;
-          for (const std::string member : {"member1", "member2"}) {
-            Json kept = memberObject(fed.member(member), t.target, ns, orphan);
+          for (const std::string& cluster : {first, second}) {
+            Json kept = in(cluster, orphan);
             if (kept.is_null() || managed(kept)) return false;
           }
           return true;
@@ -323,6 +375,81 @@ TEST_F(PropagationE2ETest, EveryTypeFollowsTemplatePlacementOverridesAndDeletion
         seconds(60)))
         << fed.manager().log();
   }
+}
+
+TEST_F(PropagationE2ETest, EveryTypeFollowsTemplatePlacementOverridesAndDeletion) {
+  expectEveryTypeFollowsTemplatePlacementOverridesAndDeletion(federation(), "member1", "member2");
+}
+
+// The host first: created in its own namespaces (its own Namespace adopted), then moved away
+// (deleted there, its Namespace only unlabeled).
+TEST_F(PropagationWithTheHostJoinedE2ETest, EveryTypeFollowsTemplatePlacementOverridesAndDeletion) {
+  expectEveryTypeFollowsTemplatePlacementOverridesAndDeletion(federation(), kHostMember, "member1");
+}
+
+// Deleting a host namespace that holds a FederatedNamespace placed in every cluster (the host's
+// own namespace included) and a federated object finishes: the namespace goes from the host and
+// from the members, nothing stays Terminating behind a sync finalizer.
+TEST_F(PropagationWithTheHostJoinedE2ETest, DeletingANamespaceWithFederatedObjectsFinishes) {
+  Federation& fed = federation();
+  const GroupVersionResource federated_namespaces{"types.kubefed.io", "v1beta1",
+                                                  "federatednamespaces", true};
+  const GroupVersionResource federated_configmaps{"types.kubefed.io", "v1beta1",
+                                                  "federatedconfigmaps", true};
+  const GroupVersionResource configmaps{"", "v1", "configmaps", true};
+  const std::string name = uniqueName("e2e-gone");
+  ResourceClient host_namespaces(fed.host(), kNamespaces);
+  ASSERT_TRUE(host_namespaces.create(
+      {{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", name}}}}));
+  fed.createFederated(federated_namespaces, name, name, Json::object(), fed.memberNames());
+  fed.createFederated(federated_configmaps, name, name, {{"data", {{"key", "v"}}}},
+                      fed.memberNames());
+  ASSERT_TRUE(eventually(
+      [&] {
+        for (const std::string& cluster : fed.memberNames()) {
+          if (!managed(memberObject(fed.member(cluster), kNamespaces, "", name)) ||
+              !managed(memberObject(fed.member(cluster), configmaps, name, name))) {
+            return false;
+          }
+        }
+        return true;
+      },
+      seconds(90)))
+      << fed.manager().log();
+
+  ASSERT_TRUE(host_namespaces.remove(name));
+  auto gone_from = [&](const std::string& cluster) {
+    auto found = ResourceClient(fed.member(cluster), kNamespaces).get(name);
+    return !found && isNotFound(found.error());
+  };
+  // What is left: the federated objects' metadata, each cluster's namespace (with its status: the
+  // conditions say what its deletion waits for) and what the controller manager logged of them.
+  auto left_over = [&] {
+    std::string left;
+    for (const auto& resource : {federated_namespaces, federated_configmaps}) {
+      auto object = ResourceClient(fed.host(), resource, name).get(name);
+      if (object) left += resource.resource + ": " + object.value()["metadata"].dump() + "\n";
+    }
+    for (const std::string& cluster : fed.memberNames()) {
+      auto found = ResourceClient(fed.member(cluster), kNamespaces).get(name);
+      if (!found) continue;
+      left += cluster + " namespace: " + found.value()["metadata"].dump() + " " +
+              found.value().value("status", Json::object()).dump() + "\n";
+    }
+    std::istringstream log(fed.manager().log());
+    for (std::string line; std::getline(log, line);) {
+      if (line.find(name) != std::string::npos) left += line + "\n";
+    }
+    return left;
+  };
+  EXPECT_TRUE(eventually(
+      [&] {
+        const auto& clusters = fed.memberNames();
+        return std::all_of(clusters.begin(), clusters.end(), gone_from);
+      },
+      seconds(120)))
+      << "left:\n"
+      << left_over();
 }
 
 TEST_F(PropagationE2ETest, AMemberObjectChangedOrDeletedByHandIsPutBack) {

@@ -70,7 +70,8 @@ bool ChildProcess::waitForLog(const std::string& text, std::chrono::milliseconds
 }
 
 void ChildProcess::signal(int signal) const {
-  if (pid_ > 0) ::kill(pid_, signal);
+  // Once reaped, the process id may already belong to another process.
+  if (pid_ > 0 && !exit_code_) ::kill(pid_, signal);
 }
 
 std::optional<int> ChildProcess::wait(std::chrono::milliseconds timeout) {

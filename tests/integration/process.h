@@ -32,7 +32,7 @@ class ChildProcess {
   // Waits until the log contains `text` (or the process exited); whether it does.
   bool waitForLog(const std::string& text,
                   std::chrono::milliseconds timeout = std::chrono::seconds(30)) const;
-  // Sends `signal` (SIGTERM, SIGKILL, ...).
+  // Sends `signal` (SIGTERM, SIGKILL, ...), unless the process is known to have exited.
   void signal(int signal) const;
   // Waits for the process to exit; its exit code, or nullopt on timeout (or if it was killed
   // by a signal: then -signal).
