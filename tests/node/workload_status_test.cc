@@ -5,8 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <sstream>
+
+#include "federation/metrics/sample_parse.h"
 #include "tests/node/control_plane.h"
-#include "tests/node/metrics_text.h"
 #include "tests/node/workload.h"
 
 namespace kf::node {
@@ -82,12 +85,24 @@ bool noNamespaceTerminating() {
 }
 
 int64_t hostDeploymentWrites() {
-  return apiServerWrites(hostApiServerMetrics(), "federateddeployments");
+  const std::string text = hostApiServerMetrics();
+  return text.empty() ? -1 : metrics::apiServerWrites(text, "federateddeployments");
 }
 
+// How many reconciles the leader's workload status controllers finished; -1 without metrics.
 int64_t workloadStatusReconciles() {
-  return sampleSum(leaderMetrics(), "controller_runtime_reconcile_duration_seconds_count",
-                   {R"(controller="workloadstatuscontroller")"});
+  std::istringstream lines(leaderMetrics());
+  int64_t total = -1;
+  for (std::string line; std::getline(lines, line);) {
+    const auto sample = metrics::parseSample(line);
+    if (!sample || sample->name != "controller_runtime_reconcile_duration_seconds_count") continue;
+    const auto controller = sample->labels.find("controller");
+    if (controller == sample->labels.end() || controller->second != "workloadstatuscontroller") {
+      continue;
+    }
+    total = std::max<int64_t>(total, 0) + static_cast<int64_t>(sample->value);
+  }
+  return total;
 }
 
 TEST(WorkloadStatusNodeTest, ReportsReadinessFollowsHandScalingAndNamesABrokenRollout) {
