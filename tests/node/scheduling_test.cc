@@ -45,18 +45,10 @@ class NodeLabel {
 
 // Pods only fit a node labelled kFitsLabel; the RSP decides the replicas.
 std::string pickyDeployment(const std::string& ns, const std::string& name) {
-  return "apiVersion: types.kubefed.io/v1beta1\nkind: FederatedDeployment\nmetadata:\n  name: " +
-         name + "\n  namespace: " + ns +
-         "\nspec:\n  template:\n    spec:\n      replicas: 1\n"
-         "      selector: {matchLabels: {app: " +
-         name + "}}\n      template:\n        metadata: {labels: {app: " + name +
-         "}}\n        spec:\n          terminationGracePeriodSeconds: 0\n"
-         "          nodeSelector: {" +
-         kFitsLabel +
-         ": \"yes\"}\n"
-         "          containers:\n          - name: pause\n"
-         "            image: localhost/kubefed-cpp/pause:1.0\n            imagePullPolicy: Never\n"
-         "  placement:\n    clusters:\n    - name: member1\n    - name: member2\n";
+  Json deployment = pauseDeployment(ns, name);
+  deployment["spec"]["template"]["spec"]["template"]["spec"]["nodeSelector"] = {
+      {kFitsLabel, "yes"}};
+  return deployment.dump();
 }
 
 std::string preference(const std::string& ns, const std::string& name) {

@@ -34,21 +34,32 @@ std::string federatedConfigMap(const std::string& ns, const std::string& name,
          member2_value + "\n";
 }
 
+Json pauseDeployment(const std::string& ns, const std::string& name) {
+  const Json labels = {{"app", name}};
+  const Json pod = {{"metadata", {{"labels", labels}}},
+                    {"spec",
+                     {{"terminationGracePeriodSeconds", 0},
+                      {"containers",
+                       {{{"name", "pause"},
+                         {"image", "localhost/kubefed-cpp/pause:1.0"},
+                         {"imagePullPolicy", "Never"}}}}}}};
+  return {
+      {"apiVersion", "types.kubefed.io/v1beta1"},
+      {"kind", "FederatedDeployment"},
+      {"metadata", {{"name", name}, {"namespace", ns}}},
+      {"spec",
+       {{"template",
+         {{"spec", {{"replicas", 1}, {"selector", {{"matchLabels", labels}}}, {"template", pod}}}}},
+        {"placement", {{"clusters", {{{"name", "member1"}}, {{"name", "member2"}}}}}}}}};
+}
+
 std::string federatedDeployment(const std::string& ns, const std::string& name) {
-  return "apiVersion: types.kubefed.io/v1beta1\nkind: FederatedDeployment\nmetadata:\n  name: " +
-         name + "\n  namespace: " + ns +
-         "\nspec:\n  template:\n    spec:\n      replicas: 1\n"
-         "      selector: {matchLabels: {app: " +
-         name +
-         "}}\n"
-         "      template:\n        metadata: {labels: {app: " +
-         name +
-         "}}\n"
-         "        spec:\n          containers:\n          - name: pause\n"
-         "            image: localhost/kubefed-cpp/pause:1.0\n            imagePullPolicy: Never\n"
-         "  placement:\n    clusterSelector: {}\n"
-         "  overrides:\n  - clusterName: member2\n    clusterOverrides:\n"
-         "    - path: /spec/replicas\n      value: 3\n";
+  Json deployment = pauseDeployment(ns, name);
+  deployment["spec"]["placement"] = {{"clusterSelector", Json::object()}};  // every cluster
+  deployment["spec"]["overrides"] = {
+      {{"clusterName", "member2"},
+       {"clusterOverrides", {{{"path", "/spec/replicas"}, {"value", 3}}}}}};
+  return deployment.dump();
 }
 
 std::string memberGreeting(const std::string& member, const std::string& ns,

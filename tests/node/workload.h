@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "apis/meta/object.h"
+
 namespace kf::node {
 
 // A host namespace for one test: created (with a FederatedNamespace placing it in both members
@@ -21,7 +23,11 @@ class FederatedTestNamespace {
 // an override greeting=<member2 value> for member2.
 std::string federatedConfigMap(const std::string& ns, const std::string& name,
                                const std::string& member2_value);
-// A FederatedDeployment `name` in `ns` (the pause image, never pulled), 1 replica, 3 in member2.
+// A FederatedDeployment `name` in `ns` of the pause image (imported, never pulled), 1 replica,
+// placed in member1 and member2; callers add to it (JSON is YAML to applyYaml).
+Json pauseDeployment(const std::string& ns, const std::string& name);
+// pauseDeployment placed by an empty clusterSelector (every cluster), 3 replicas in member2 (an
+// override).
 std::string federatedDeployment(const std::string& ns, const std::string& name);
 
 // The ConfigMap's data.greeting in a member ("" when absent).

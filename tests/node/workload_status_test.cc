@@ -18,16 +18,10 @@ namespace {
 using std::chrono::seconds;
 
 // One replica everywhere; replicas a member is scaled to by hand are kept (retainReplicas).
-std::string retainedDeployment(const std::string& ns, const std::string& name) {
-  return "apiVersion: types.kubefed.io/v1beta1\nkind: FederatedDeployment\nmetadata:\n  name: " +
-         name + "\n  namespace: " + ns +
-         "\nspec:\n  retainReplicas: true\n  template:\n    spec:\n      replicas: 1\n"
-         "      selector: {matchLabels: {app: " +
-         name + "}}\n      template:\n        metadata: {labels: {app: " + name +
-         "}}\n        spec:\n          terminationGracePeriodSeconds: 0\n"
-         "          containers:\n          - name: pause\n"
-         "            image: localhost/kubefed-cpp/pause:1.0\n            imagePullPolicy: Never\n"
-         "  placement:\n    clusters:\n    - name: member1\n    - name: member2\n";
+Json retainedDeployment(const std::string& ns, const std::string& name) {
+  Json deployment = pauseDeployment(ns, name);
+  deployment["spec"]["retainReplicas"] = true;
+  return deployment;
 }
 
 struct WorkloadView {
@@ -109,7 +103,7 @@ TEST(WorkloadStatusNodeTest, ReportsReadinessFollowsHandScalingAndNamesABrokenRo
   ASSERT_NO_FATAL_FAILURE(ensureInstalled(Scope::kCluster));
   FederatedTestNamespace ns("workload", /*federate=*/true);
   std::string out;
-  ASSERT_TRUE(applyYaml("host", retainedDeployment(ns.name(), "web"), &out)) << out;
+  ASSERT_TRUE(applyYaml("host", retainedDeployment(ns.name(), "web").dump(), &out)) << out;
 
   WorkloadView view;
   EXPECT_TRUE(waitFor([&] { return allRolledOut(view = viewOf(ns.name(), "web")); }, seconds(120)))
@@ -133,13 +127,12 @@ TEST(WorkloadStatusNodeTest, ReportsReadinessFollowsHandScalingAndNamesABrokenRo
 
   // member2's new pods cannot start: their image is not on the node (and never pulled). With
   // one replica the old pod stays available; the status names member2 and why.
-  ASSERT_TRUE(applyYaml("host",
-                        retainedDeployment(ns.name(), "web") +
-                            "  overrides:\n  - clusterName: member2\n    clusterOverrides:\n"
-                            "    - path: /spec/template/spec/containers/0/image\n"
-                            "      value: localhost/kubefed-cpp/pause:not-built-here\n",
-                        &out))
-      << out;
+  Json broken = retainedDeployment(ns.name(), "web");
+  broken["spec"]["overrides"] = {{{"clusterName", "member2"},
+                                  {"clusterOverrides",
+                                   {{{"path", "/spec/template/spec/containers/0/image"},
+                                     {"value", "localhost/kubefed-cpp/pause:not-built-here"}}}}}};
+  ASSERT_TRUE(applyYaml("host", broken.dump(), &out)) << out;
   EXPECT_TRUE(waitFor(
       [&] {
         view = viewOf(ns.name(), "web");
