@@ -80,24 +80,30 @@ std::optional<Sample> parseSample(std::string_view line) {
   return sample;
 }
 
+std::vector<Sample> samplesNamed(std::string_view metrics_text, std::string_view name) {
+  std::vector<Sample> samples;
+  while (!metrics_text.empty()) {
+    const std::size_t end = metrics_text.find('\n');
+    auto sample = parseSample(metrics_text.substr(0, end));
+    metrics_text = end == std::string_view::npos ? "" : metrics_text.substr(end + 1);
+    if (sample && sample->name == name) samples.push_back(std::move(*sample));
+  }
+  return samples;
+}
+
 long apiServerWrites(std::string_view metrics_text, std::string_view resource) {
   static constexpr std::array<std::string_view, 5> kWriteVerbs = {"POST", "PUT", "PATCH", "DELETE",
                                                                   "APPLY"};
+  const auto labeled = [](const Sample& sample, std::string_view label) -> std::string_view {
+    const auto found = sample.labels.find(label);
+    return found == sample.labels.end() ? std::string_view() : std::string_view(found->second);
+  };
   long total = 0;
-  while (!metrics_text.empty()) {
-    const std::size_t end = metrics_text.find('\n');
-    const std::string_view line = metrics_text.substr(0, end);
-    metrics_text = end == std::string_view::npos ? "" : metrics_text.substr(end + 1);
-    auto sample = parseSample(line);
-    if (!sample || sample->name != "apiserver_request_total") continue;
-    const auto labeled = [&](std::string_view label) -> std::string_view {
-      const auto found = sample->labels.find(label);
-      return found == sample->labels.end() ? std::string_view() : std::string_view(found->second);
-    };
-    if (labeled("resource") != resource) continue;
-    const std::string_view verb = labeled("verb");
+  for (const Sample& sample : samplesNamed(metrics_text, "apiserver_request_total")) {
+    if (labeled(sample, "resource") != resource) continue;
+    const std::string_view verb = labeled(sample, "verb");
     for (const std::string_view write : kWriteVerbs) {
-      if (verb == write) total += std::lround(sample->value);
+      if (verb == write) total += std::lround(sample.value);
     }
   }
   return total;

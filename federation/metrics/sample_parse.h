@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace kf::metrics {
 
@@ -18,6 +19,9 @@ struct Sample {
 
 // The sample of one line; nullopt for comments, blank lines and malformed lines.
 std::optional<Sample> parseSample(std::string_view line);
+
+// Every sample of the metric `name` in a metrics text, in order.
+std::vector<Sample> samplesNamed(std::string_view metrics_text, std::string_view name);
 
 // The write requests (verbs POST, PUT, PATCH, DELETE, APPLY; answered or refused, changing the
 // object or not) a kube-apiserver counted in its apiserver_request_total for `resource`

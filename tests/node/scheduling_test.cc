@@ -29,7 +29,6 @@ class NodeLabel {
   NodeLabel& operator=(const NodeLabel&) = delete;
 
   const CommandResult& result() const { return result_; }
-  const std::string& node() const { return node_; }
 
  private:
   static std::string upper(std::string text) {

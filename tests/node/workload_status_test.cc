@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <sstream>
 
 #include "federation/metrics/sample_parse.h"
 #include "tests/node/control_plane.h"
@@ -85,16 +84,14 @@ int64_t hostDeploymentWrites() {
 
 // How many reconciles the leader's workload status controllers finished; -1 without metrics.
 int64_t workloadStatusReconciles() {
-  std::istringstream lines(leaderMetrics());
   int64_t total = -1;
-  for (std::string line; std::getline(lines, line);) {
-    const auto sample = metrics::parseSample(line);
-    if (!sample || sample->name != "controller_runtime_reconcile_duration_seconds_count") continue;
-    const auto controller = sample->labels.find("controller");
-    if (controller == sample->labels.end() || controller->second != "workloadstatuscontroller") {
+  for (const metrics::Sample& sample : metrics::samplesNamed(
+           leaderMetrics(), "controller_runtime_reconcile_duration_seconds_count")) {
+    const auto controller = sample.labels.find("controller");
+    if (controller == sample.labels.end() || controller->second != "workloadstatuscontroller") {
       continue;
     }
-    total = std::max<int64_t>(total, 0) + static_cast<int64_t>(sample->value);
+    total = std::max<int64_t>(total, 0) + static_cast<int64_t>(sample.value);
   }
   return total;
 }

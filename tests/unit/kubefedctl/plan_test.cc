@@ -70,29 +70,31 @@ MemberForecast planMember(const std::string& cluster, MemberAction action,
   return out;
 }
 
-ObjectPlan planOfWeb() {
+// A plan of the FederatedConfigMap shop/`name` with these member forecasts.
+ObjectPlan configMapPlan(const std::string& name, std::vector<MemberForecast> clusters) {
   ObjectPlan plan;
   plan.kind = "FederatedConfigMap";
-  plan.name = QualifiedName{"shop", "web"};
+  plan.name = QualifiedName{"shop", name};
   plan.target_kind = "ConfigMap";
-  plan.forecast.clusters = {
-      planMember("member1", MemberAction::kUpdate, PropagationStatus::kOk, "changed by hand"),
-      planMember("member2", MemberAction::kNone, PropagationStatus::kOk, "up to date"),
-      planMember("member3", MemberAction::kDelete, PropagationStatus::kWaitingForRemoval,
-                 "not placed and present")};
+  plan.forecast.clusters = std::move(clusters);
+  return plan;
+}
+
+ObjectPlan planOfWeb() {
+  ObjectPlan plan = configMapPlan(
+      "web",
+      {planMember("member1", MemberAction::kUpdate, PropagationStatus::kOk, "changed by hand"),
+       planMember("member2", MemberAction::kNone, PropagationStatus::kOk, "up to date"),
+       planMember("member3", MemberAction::kDelete, PropagationStatus::kWaitingForRemoval,
+                  "not placed and present")});
   plan.diffs["member1"] = "--- live\n+++ desired\n@@ -1 +1 @@\n-a\n+b\n";
   plan.forecast.reason = sync::AggregateReason::kCheckClusters;
   return plan;
 }
 
 ObjectPlan planOfQuiet() {
-  ObjectPlan plan;
-  plan.kind = "FederatedConfigMap";
-  plan.name = QualifiedName{"shop", "quiet"};
-  plan.target_kind = "ConfigMap";
-  plan.forecast.clusters = {
-      planMember("member1", MemberAction::kNone, PropagationStatus::kOk, "up to date")};
-  return plan;
+  return configMapPlan(
+      "quiet", {planMember("member1", MemberAction::kNone, PropagationStatus::kOk, "up to date")});
 }
 
 // Verifies the exit codes: 0 nothing to write, 1 writes, 2 a member could not be read.

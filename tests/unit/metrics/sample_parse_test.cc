@@ -41,6 +41,18 @@ TEST(ParseSampleTest, RefusesWhatIsNotASample) {
   EXPECT_FALSE(parseSample("{} 3"));
 }
 
+// Verifies the samples of one metric are picked out of a text, in order, comments and other
+// metrics (also those whose name starts the same) skipped.
+TEST(SamplesNamedTest, PicksOneMetricsSamplesInOrder) {
+  const auto samples =
+      samplesNamed("# TYPE a counter\na{x=\"1\"} 2\nab 5\nb 7\na{x=\"2\"} 3\n", "a");
+  ASSERT_EQ(samples.size(), 2u);
+  EXPECT_EQ(samples[0].labels.at("x"), "1");
+  EXPECT_EQ(samples[0].value, 2);
+  EXPECT_EQ(samples[1].labels.at("x"), "2");
+  EXPECT_EQ(samples[1].value, 3);
+}
+
 // Verifies only write verbs of the asked resource are summed, over every code, scope and
 // subresource, and nothing of other metrics whose labels look alike.
 TEST(ApiServerWritesTest, SumsTheWriteVerbsOfOneResource) {
