@@ -74,13 +74,7 @@ Result<ReplicaState> replicaState(const std::map<std::string, WorkloadObservatio
                                                 ": the workload's pods were not analysed");
     }
     const auto& pods = *observation.pods;
-    // KubeFed counts only running-and-ready pods here. Then a cluster that was just given more
-    // replicas (their pods still starting) looks like it runs fewer, and with rebalance off the
-    // next pass (set off by that very update) hands them back to where they were moved from:
-    // replicas taken off a cluster whose pods stay unschedulable swing back every minute. Every
-    // replica not proven unschedulable counts as current.
-    out.current[cluster] =
-        std::max<std::int64_t>(pods.running_and_ready, replicas.desired - pods.unschedulable);
+    out.current[cluster] = pods.running_and_ready;
     if (pods.unschedulable > 0) {
       out.capacity[cluster] = std::max<std::int64_t>(0, replicas.desired - pods.unschedulable);
     }

@@ -4,9 +4,8 @@
 // ReplicaSet `ns/name`) exists:
 //   * spec.replicas == status.readyReplicas: current = readyReplicas;
 //   * otherwise the workload's pods are listed (spec.selector.matchLabels) and analysed:
-//     current = spec.replicas - pods unschedulable for long (KubeFed: running-and-ready pods;
-//     never below those), and if some are unschedulable for long, the estimated capacity =
-//     spec.replicas - unschedulable.
+//     current = running-and-ready pods, and if some are unschedulable for long, the estimated
+//     capacity = spec.replicas - unschedulable.
 // Candidates without the workload have neither entry.
 
 #include <map>

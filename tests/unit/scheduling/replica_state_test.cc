@@ -79,24 +79,13 @@ TEST(ReplicaStateTest, AllReadyUsesReadyReplicas) {
   EXPECT_FALSE(state.needs_recheck);
 }
 
-// Verifies the step-4 rule as changed here: not all ready -> current = desired - pods
-// unschedulable for long (a cluster whose new pods are still starting keeps them), and capacity =
+// Verifies the step-4 rule: not all ready -> current = running and ready pods, and capacity =
 // desired - unschedulable only when some pods are unschedulable.
 TEST(ReplicaStateTest, PodAnalysisGivesCurrentAndCapacity) {
   const auto state = stateOf({{"a", WorkloadObservation{{6, 2}, pods(2, 0)}},
                               {"b", WorkloadObservation{{6, 3}, pods(3, 2)}}});
-  EXPECT_EQ(state.current, (ReplicaCounts{{"a", 6}, {"b", 4}}));
+  EXPECT_EQ(state.current, (ReplicaCounts{{"a", 2}, {"b", 3}}));
   EXPECT_EQ(state.capacity, (ReplicaCounts{{"b", 4}}));
-}
-
-// Verifies the swing this prevents: replicas moved off b (its pods unschedulable) to a, whose two
-// new pods are still starting, count as a's current replicas, so that with rebalance off the next
-// pass keeps them there (KubeFed would see a at 2 and b at 0 and split 2/2 again).
-TEST(ReplicaStateTest, ReplicasJustMovedStayWhileTheirPodsStart) {
-  const auto state = stateOf({{"a", WorkloadObservation{{4, 2}, pods(2, 0)}},
-                              {"b", WorkloadObservation{{0, 0}, std::nullopt}}});
-  EXPECT_EQ(state.current, (ReplicaCounts{{"a", 4}, {"b", 0}}));
-  EXPECT_TRUE(state.capacity.empty());
 }
 
 // Verifies that a recheck in any analysed cluster makes the whole state a recheck.

@@ -82,23 +82,6 @@ TEST(ScheduleTest, UnschedulableCapacityMovesReplicas) {
   EXPECT_EQ(scheduled(rsp(6), {"m1", "m2"}, state), (ReplicaCounts{{"m1", 1}, {"m2", 5}}));
 }
 
-// Verifies the pass right after replicas were moved off m2 (its pods unschedulable): m1 was given
-// 4 and its new pods are still starting, m2 runs none. Counting m1's 4 as current keeps them
-// there; KubeFed's current (m1's 2 running pods) would split 2/2 again, back onto m2.
-TEST(ScheduleTest, ReplicasJustMovedStayWithoutRebalance) {
-  ReplicaState state;
-  state.current = {{"m1", 4}, {"m2", 0}};
-  EXPECT_EQ(scheduled(rsp(4, {{"m1", ClusterPreferences{.weight = 1}},
-                              {"m2", ClusterPreferences{.weight = 1}}}),
-                      {"m1", "m2"}, state),
-            (ReplicaCounts{{"m1", 4}, {"m2", 0}}));
-  state.current = {{"m1", 2}, {"m2", 0}};
-  EXPECT_EQ(scheduled(rsp(4, {{"m1", ClusterPreferences{.weight = 1}},
-                              {"m2", ClusterPreferences{.weight = 1}}}),
-                      {"m1", "m2"}, state),
-            (ReplicaCounts{{"m1", 2}, {"m2", 2}}));
-}
-
 // Verifies that the planner's refusal of bad preferences reaches the caller.
 TEST(ScheduleTest, InvalidPreferencesFail) {
   auto result = scheduleReplicas(rsp(-1), {"a"}, {}, "shop/web");
