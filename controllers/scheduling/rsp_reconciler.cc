@@ -47,7 +47,11 @@ ApiError inCluster(const std::string& cluster, const std::string& key, ApiError 
 
 ReconcileResult RspReconciler::reconcile(const std::string& key) {
   ObjectPtr object = deps_.rsps.get(key);
-  if (!object) return ReconcileStatus::kOk;
+  if (!object) {
+    MutexLock lock(memory_mu_);
+    memory_.forget(key);
+    return ReconcileStatus::kOk;
+  }
   auto rsp = ReplicaSchedulingPreference::fromJson(*object);
   Status valid = rsp ? validatePreferences(rsp.value().spec) : Status(rsp.error());
   if (!valid) {
@@ -76,7 +80,8 @@ ReconcileResult RspReconciler::reconcile(const std::string& key) {
 
   KF_TRY(clusters, candidates(*type, spec, *federated));
   if (clusters.empty()) return ReconcileStatus::kOk;
-  KF_TRY(state, observeReplicas(*type, clusters, key));
+  KF_TRY(observed, observeReplicas(*type, clusters, key));
+  const ReplicaState state = withRememberedCapacities(key, std::move(observed));
   KF_TRY(result, scheduleReplicas(spec, clusters, state, key));
   KF_TRYV(writeResult(*type, *federated, result));
   return state.needs_recheck ? ReconcileStatus::kNeedsRecheck : ReconcileStatus::kOk;
@@ -110,6 +115,11 @@ Result<ReplicaState> RspReconciler::observeReplicas(const ScheduledType& type,
     observed.emplace(cluster, std::move(observation).value());
   }
   return replicaState(observed);
+}
+
+ReplicaState RspReconciler::withRememberedCapacities(const std::string& key, ReplicaState state) {
+  MutexLock lock(memory_mu_);
+  return memory_.recall(key, std::move(state), deps_.clock.now());
 }
 
 Result<WorkloadObservation> RspReconciler::observeWorkload(const std::string& cluster,

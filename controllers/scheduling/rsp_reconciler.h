@@ -17,7 +17,10 @@
 //   4. Current replicas and capacity from the member workloads (and their pods).
 //   5-7. The planner's result, 0 for clusters running the workload outside the plan.
 //   8. The federated object updated when its placement or replicas overrides differ.
-// Pods unschedulable for less than 60 s make the result NeedsRecheck, after the write.
+// Pods unschedulable for less than 60 s make the result NeedsRecheck, after the write. Capacities
+// estimated from pods unschedulable for long are remembered for a while (capacity_memory.h), so
+// that replicas moved off a cluster do not swing back while they start elsewhere; the RSP is
+// rechecked while any is remembered.
 
 #include <string>
 #include <vector>
@@ -30,6 +33,8 @@
 #include "federation/events/event_recorder.h"
 #include "federation/informer/store.h"
 #include "federation/runtime/clock.h"
+#include "federation/runtime/thread_annotations.h"
+#include "federation/scheduling/capacity_memory.h"
 #include "federation/scheduling/replica_state.h"
 
 namespace kf::scheduling {
@@ -41,7 +46,7 @@ struct RspReconcilerDeps {
   ScheduledTypeLookup types;
   RestClient& host;
   EventRecorder& events;
-  Clock& clock;  // its wall time ages unschedulable pods
+  Clock& clock;  // its wall time ages unschedulable pods, its steady time remembered capacities
 };
 
 class RspReconciler final : public Reconciler {
@@ -63,7 +68,12 @@ class RspReconciler final : public Reconciler {
   Status writeResult(const ScheduledType& type, const Json& cached,
                      const ReplicaCounts& result) const;
 
+  // Completes `state` with the capacities remembered for `key` and remembers its own.
+  ReplicaState withRememberedCapacities(const std::string& key, ReplicaState state);
+
   RspReconcilerDeps deps_;
+  Mutex memory_mu_;  // reconciles of different RSPs run at once
+  CapacityMemory memory_ KF_GUARDED_BY(memory_mu_);
 };
 
 }  // namespace kf::scheduling

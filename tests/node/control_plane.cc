@@ -5,6 +5,7 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -14,6 +15,7 @@
 #include <thread>
 
 #include "federation/client/resource_client.h"
+#include "federation/metrics/sample_parse.h"
 #include "tests/integration/local_clusters.h"
 #include "tests/integration/process.h"
 
@@ -310,6 +312,17 @@ std::string leaderMetrics() {
   auto response = host().send({.path = std::string("/api/v1/namespaces/") + kNamespace + "/pods/" +
                                        pod + ":9090/proxy/metrics"});
   return response && response.value().status == 200 ? response.value().body : "";
+}
+
+int64_t leaderReconciles(const std::string& controller) {
+  int64_t total = -1;
+  for (const metrics::Sample& sample : metrics::samplesNamed(
+           leaderMetrics(), "controller_runtime_reconcile_duration_seconds_count")) {
+    const auto label = sample.labels.find("controller");
+    if (label == sample.labels.end() || label->second != controller) continue;
+    total = std::max<int64_t>(total, 0) + static_cast<int64_t>(sample.value);
+  }
+  return total;
 }
 
 std::string hostApiServerMetrics() {

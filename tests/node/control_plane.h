@@ -43,6 +43,9 @@ std::string controllerLogs();
 // The leader's Prometheus metrics (its port 9090, through the host API server's pod proxy);
 // "" when there is no leader or the request fails.
 std::string leaderMetrics();
+// controller_runtime_reconcile_duration_seconds_count{controller=`controller`} in the leader's
+// metrics: how many reconciles that controller finished; -1 without metrics.
+int64_t leaderReconciles(const std::string& controller);
 // The host API server's own Prometheus metrics ("" on error).
 std::string hostApiServerMetrics();
 

@@ -5,8 +5,6 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
-
 #include "federation/metrics/sample_parse.h"
 #include "tests/node/control_plane.h"
 #include "tests/node/workload.h"
@@ -82,20 +80,6 @@ int64_t hostDeploymentWrites() {
   return text.empty() ? -1 : metrics::apiServerWrites(text, "federateddeployments");
 }
 
-// How many reconciles the leader's workload status controllers finished; -1 without metrics.
-int64_t workloadStatusReconciles() {
-  int64_t total = -1;
-  for (const metrics::Sample& sample : metrics::samplesNamed(
-           leaderMetrics(), "controller_runtime_reconcile_duration_seconds_count")) {
-    const auto controller = sample.labels.find("controller");
-    if (controller == sample.labels.end() || controller->second != "workloadstatuscontroller") {
-      continue;
-    }
-    total = std::max<int64_t>(total, 0) + static_cast<int64_t>(sample.value);
-  }
-  return total;
-}
-
 TEST(WorkloadStatusNodeTest, ReportsReadinessFollowsHandScalingAndNamesABrokenRollout) {
   ASSERT_NO_FATAL_FAILURE(ensureInstalled(Scope::kCluster));
   FederatedTestNamespace ns("workload", /*federate=*/true);
@@ -112,13 +96,15 @@ TEST(WorkloadStatusNodeTest, ReportsReadinessFollowsHandScalingAndNamesABrokenRo
   ASSERT_TRUE(waitFor(noNamespaceTerminating, seconds(120)))
       << kubectl("host", "get namespaces").output;
   const int64_t writes_before = hostDeploymentWrites();
-  const int64_t reconciles_before = workloadStatusReconciles();
+  const int64_t reconciles_before = leaderReconciles("workloadstatuscontroller");
   ASSERT_GE(writes_before, 0);
   ASSERT_GE(reconciles_before, 0) << "no metrics from the leader";
   CommandResult annotated = kubectl(
       "member1", "-n " + ns.name() + " annotate deployment web kubefed-cpp.test/touched=yes");
   ASSERT_EQ(annotated.status, 0) << annotated.output;
-  EXPECT_TRUE(waitFor([&] { return workloadStatusReconciles() > reconciles_before; }, seconds(30)));
+  EXPECT_TRUE(
+      waitFor([&] { return leaderReconciles("workloadstatuscontroller") > reconciles_before; },
+              seconds(30)));
   EXPECT_EQ(hostDeploymentWrites(), writes_before)
       << "the host received writes to federateddeployments while nothing changed";
 

@@ -314,9 +314,10 @@ TEST_F(RspReconcilerTest, LongUnschedulablePodsLowerTheCapacityAndMoveReplicas) 
   for (const char* pod : {"p3", "p4", "p5"}) putPod("B", pod, unschedulable);
   putRsp({{"targetKind", "FederatedDeployment"}, {"totalReplicas", 10}, {"rebalance", true}});
   putFederated(federatedDeployment());
-  ASSERT_EQ(reconcileOk(), ReconcileStatus::kOk);
+  const ReconcileStatus result = reconcileOk();
   // Each gets 5; B is capped at 2 with 3 overflow, A takes the rest: B keeps 2 + 3 overflow.
   EXPECT_EQ(writtenReplicas(), (std::map<std::string, std::int64_t>{{"A", 8}, {"B", 5}}));
+  EXPECT_EQ(result, ReconcileStatus::kNeedsRecheck) << "while B's estimate is held";
   const std::string pod_list = "/api/v1/namespaces/work/pods";
   std::size_t listed = 0;
   for (const auto& request : members_.at("B")->requests()) {
@@ -327,6 +328,71 @@ TEST_F(RspReconcilerTest, LongUnschedulablePodsLowerTheCapacityAndMoveReplicas) 
     }
   }
   EXPECT_EQ(listed, 1u);
+}
+
+// The replicas of a member whose pods cannot be scheduled, moved to the other member.
+class MovedOffUnschedulableTest : public RspReconcilerTest {
+ protected:
+  // A and B weighted 1:1 over 4; B's two pods unschedulable for two minutes: all four go to A.
+  void moveOffB() {
+    addCluster("A");
+    addCluster("B");
+    putWorkload("A", workload(2, 2));
+    putWorkload("B", workload(2, 0));
+    const auto long_ago = meta::formatTime(clock_.wallNow() - std::chrono::minutes(2));
+    for (const char* pod : {"b1", "b2"}) {
+      putPod("B", pod,
+             {{"phase", "Pending"},
+              {"conditions",
+               {{{"type", "PodScheduled"},
+                 {"status", "False"},
+                 {"reason", "Unschedulable"},
+                 {"lastTransitionTime", long_ago}}}}});
+    }
+    putRsp({{"targetKind", "FederatedDeployment"}, {"totalReplicas", 4}});
+    putFederated(federatedDeployment());
+    EXPECT_EQ(reconcileOk(), ReconcileStatus::kNeedsRecheck) << "B's estimate is held";
+    EXPECT_EQ(writtenReplicas(), (std::map<std::string, std::int64_t>{{"A", 4}, {"B", 0}}));
+    // The members follow: B runs nothing, A has two new pods still starting.
+    type_->federated.add(makeObject(stored()));
+    putWorkload("B", workload(0, 0));
+    putWorkload("A", workload(4, 2));
+    const Json running = {{"phase", "Running"}, {"conditions", {{{"type", "Ready"}}}}};
+    putPod("A", "a1", running);
+    putPod("A", "a2", running);
+    putPod("A", "a3", {{"phase", "Pending"}});
+    putPod("A", "a4", {{"phase", "Pending"}});
+  }
+};
+
+// Verifies that the pass set off by the move does not plan the replicas back to B while A's new
+// pods start: B has no pods left to show it cannot hold them, its estimate is remembered (KubeFed
+// forgets it and swings the replicas back, every unschedulable window). Without rebalance the
+// replicas stay on A once they run there, after the hold too.
+TEST_F(MovedOffUnschedulableTest, ReplicasStayMovedWhileTheyStartAndOnceTheyRun) {
+  moveOffB();
+  const std::size_t writes = host_.writeCount();
+  EXPECT_EQ(reconcileOk(), ReconcileStatus::kNeedsRecheck);
+  EXPECT_EQ(writtenReplicas(), (std::map<std::string, std::int64_t>{{"A", 4}, {"B", 0}}));
+  EXPECT_EQ(host_.writeCount(), writes);
+
+  putWorkload("A", workload(4, 4));
+  clock_.advance(kCapacityHold);
+  EXPECT_EQ(reconcileOk(), ReconcileStatus::kOk) << "the estimate lapsed";
+  EXPECT_EQ(writtenReplicas(), (std::map<std::string, std::int64_t>{{"A", 4}, {"B", 0}}));
+  EXPECT_EQ(host_.writeCount(), writes);
+}
+
+// Verifies that the estimate lapses after the hold, not before: B is then planned by weight again
+// (had A's new pods still not started, KubeFed's plan again).
+TEST_F(MovedOffUnschedulableTest, AfterTheHoldTheClusterIsPlannedAgain) {
+  moveOffB();
+  clock_.advance(kCapacityHold - std::chrono::seconds(1));
+  EXPECT_EQ(reconcileOk(), ReconcileStatus::kNeedsRecheck);
+  EXPECT_EQ(writtenReplicas(), (std::map<std::string, std::int64_t>{{"A", 4}, {"B", 0}}));
+  clock_.advance(std::chrono::seconds(1));
+  EXPECT_EQ(reconcileOk(), ReconcileStatus::kOk);
+  EXPECT_EQ(writtenReplicas(), (std::map<std::string, std::int64_t>{{"A", 2}, {"B", 2}}));
 }
 
 TEST_F(RspReconcilerTest, RecentlyUnschedulablePodsAskForARecheckAfterWriting) {
