@@ -2,11 +2,20 @@
 
 #include <algorithm>
 
+#include "federation/informer/compact_object.h"
+
 namespace kf {
 namespace {
 
 ApiError unknownIndex(const std::string& index_name) {
   return makeError(Reason::kNotFound, "index \"" + index_name + "\" does not exist");
+}
+
+std::vector<ObjectPtr> parsedAll(const std::vector<std::string>& texts) {
+  std::vector<ObjectPtr> out;
+  out.reserve(texts.size());
+  for (const std::string& text : texts) out.push_back(fromCompactText(text));
+  return out;
 }
 
 template <class Set>
@@ -35,7 +44,10 @@ Status Store::addIndexers(Indexers indexers) {
       return makeError(Reason::kAlreadyExists, "index \"" + name + "\" already exists");
     }
   }
-  Indexes added = buildIndexes(indexers, items_);
+  Objects objects;
+  objects.reserve(items_.size());
+  for (const auto& [key, text] : items_) objects.emplace(key, fromCompactText(text));
+  Indexes added = buildIndexes(indexers, objects);
   for (auto& [name, index] : added) {
     indexes_.emplace(name, std::move(index));
   }
@@ -46,13 +58,15 @@ Status Store::addIndexers(Indexers indexers) {
 
 ObjectPtr Store::add(ObjectPtr object) {
   std::string key = objectKey(*object);
+  std::string text = compactText(*object);
   MutexLock lock(mu_);
-  auto [it, inserted] = items_.try_emplace(key, object);
+  auto [it, inserted] = items_.try_emplace(key);
   ObjectPtr old;
   if (!inserted) {
-    old = std::exchange(it->second, object);
+    old = fromCompactText(it->second);
     unfileObject(indexers_, indexes_, key, *old);
   }
+  it->second = std::move(text);
   fileObject(indexers_, indexes_, key, *object);
   return old;
 }
@@ -63,21 +77,25 @@ ObjectPtr Store::remove(const std::string& key) {
   if (it == items_.end()) {
     return nullptr;
   }
-  ObjectPtr old = std::move(it->second);
+  ObjectPtr old = fromCompactText(it->second);
   items_.erase(it);
   unfileObject(indexers_, indexes_, key, *old);
   return old;
 }
 
 ReplaceResult Store::replace(std::vector<ObjectPtr> objects, std::string resource_version) {
-  // Index the new content without the lock: a full list can be large and readers should not
-  // wait on it. Only the swap and a pointer-only diff happen under the lock.
-  Items fresh;
-  fresh.reserve(objects.size());
+  // Encode and index the new content without the lock: a full list can be large and readers
+  // should not wait on it. Only the swap and a key-only diff happen under the lock; the old
+  // objects the diff reports are parsed after it.
+  Objects latest;
+  latest.reserve(objects.size());
   for (ObjectPtr& object : objects) {
     std::string key = objectKey(*object);
-    fresh.insert_or_assign(std::move(key), std::move(object));
+    latest.insert_or_assign(std::move(key), std::move(object));
   }
+  Items fresh;
+  fresh.reserve(latest.size());
+  for (const auto& [key, object] : latest) fresh.emplace(key, compactText(*object));
   Indexers indexers;
   std::uint64_t version = 0;
   {
@@ -85,55 +103,60 @@ ReplaceResult Store::replace(std::vector<ObjectPtr> objects, std::string resourc
     indexers = indexers_;
     version = indexers_version_;
   }
-  Indexes fresh_indexes = buildIndexes(indexers, fresh);
+  Indexes fresh_indexes = buildIndexes(indexers, latest);
 
-  // Declared before the lock: whatever the old content frees is freed after it is released.
+  Items old;  // what the store held; consumed as the diff matches it
   ReplaceResult result;
-  Items old;
-  MutexLock lock(mu_);
-  if (version != indexers_version_) {  // addIndexers ran meanwhile: rebuild with all of them
-    fresh_indexes = buildIndexes(indexers_, fresh);
+  {
+    MutexLock lock(mu_);
+    if (version != indexers_version_) {  // addIndexers ran meanwhile: rebuild with all of them
+      fresh_indexes = buildIndexes(indexers_, latest);
+    }
+    old = std::exchange(items_, std::move(fresh));
+    indexes_ = std::move(fresh_indexes);
+    resource_version_ = std::move(resource_version);
   }
-  old = std::exchange(items_, std::move(fresh));
-  indexes_ = std::move(fresh_indexes);
-  resource_version_ = std::move(resource_version);
-  // The diff only moves pointers; `old` is ours now, so it is consumed as it is matched.
-  for (const auto& [key, object] : items_) {
+  for (auto& [key, object] : latest) {
     auto previous = old.find(key);
     if (previous == old.end()) {
-      result.added.push_back(object);
+      result.added.push_back(std::move(object));
     } else {
-      result.updated.emplace_back(std::move(previous->second), object);
+      result.updated.emplace_back(fromCompactText(previous->second), std::move(object));
       old.erase(previous);
     }
   }
-  for (auto& [key, object] : old) {
-    result.removed.push_back(std::move(object));
+  for (const auto& [key, text] : old) {
+    result.removed.push_back(fromCompactText(text));
   }
   return result;
 }
 
 ObjectPtr Store::get(const std::string& key) const {
-  MutexLock lock(mu_);
-  auto it = items_.find(key);
-  return it == items_.end() ? nullptr : it->second;
+  std::string text;
+  {
+    MutexLock lock(mu_);
+    auto it = items_.find(key);
+    if (it == items_.end()) return nullptr;
+    text = it->second;
+  }
+  return fromCompactText(text);
 }
 
 std::vector<ObjectPtr> Store::list() const {
-  MutexLock lock(mu_);
-  std::vector<ObjectPtr> out;
-  out.reserve(items_.size());
-  for (const auto& [key, object] : items_) {
-    out.push_back(object);
+  std::vector<std::string> texts;
+  {
+    MutexLock lock(mu_);
+    texts.reserve(items_.size());
+    for (const auto& [key, text] : items_) texts.push_back(text);
   }
-  return out;
+  return parsedAll(texts);
 }
 
 std::vector<std::string> Store::listKeys() const {
   MutexLock lock(mu_);
   std::vector<std::string> out;
   out.reserve(items_.size());
-  for (const auto& [key, object] : items_) {
+  for (const auto& [key, text] : items_) {
     out.push_back(key);
   }
   return out;
@@ -151,20 +174,20 @@ std::string Store::resourceVersion() const {
 
 Result<std::vector<ObjectPtr>> Store::byIndex(const std::string& index_name,
                                               const std::string& value) const {
-  MutexLock lock(mu_);
-  const Index* index = findIndexLocked(index_name);
-  if (index == nullptr) {
-    return unknownIndex(index_name);
-  }
-  std::vector<ObjectPtr> out;
-  auto keys = index->find(value);
-  if (keys != index->end()) {
-    out.reserve(keys->second.size());
-    for (const std::string& key : keys->second) {
-      out.push_back(items_.at(key));
+  std::vector<std::string> texts;
+  {
+    MutexLock lock(mu_);
+    const Index* index = findIndexLocked(index_name);
+    if (index == nullptr) {
+      return unknownIndex(index_name);
+    }
+    auto keys = index->find(value);
+    if (keys != index->end()) {
+      texts.reserve(keys->second.size());
+      for (const std::string& key : keys->second) texts.push_back(items_.at(key));
     }
   }
-  return out;
+  return parsedAll(texts);
 }
 
 Result<std::vector<std::string>> Store::indexKeys(const std::string& index_name,
@@ -220,12 +243,12 @@ void Store::unfileObject(const Indexers& indexers, Indexes& indexes, const std::
   }
 }
 
-Store::Indexes Store::buildIndexes(const Indexers& indexers, const Items& items) {
+Store::Indexes Store::buildIndexes(const Indexers& indexers, const Objects& objects) {
   Indexes indexes;
   for (const auto& [name, fn] : indexers) {
     indexes[name];  // an index with no objects still exists
   }
-  for (const auto& [key, object] : items) {
+  for (const auto& [key, object] : objects) {
     fileObject(indexers, indexes, key, *object);
   }
   return indexes;

@@ -1,7 +1,8 @@
 #pragma once
-// The local cache an informer keeps of one resource: objects keyed by objectKey(), shared out as
-// immutable ObjectPtrs, plus secondary indexes (index value -> keys) maintained on every write.
-// Each object is held once; indexes hold keys only, so a cache of N objects costs N objects.
+// The local cache an informer keeps of one resource: objects keyed by objectKey(), plus secondary
+// indexes (index value -> keys) maintained on every write. Objects are held as compact JSON text
+// (compact_object.h: about a tenth of a parsed tree, without metadata.managedFields) and handed
+// out as immutable ObjectPtrs parsed on each read; indexes hold keys only.
 
 #include <cstddef>
 #include <cstdint>
@@ -36,8 +37,8 @@ struct ReplaceResult {
   std::vector<ObjectPtr> removed;                        // last known state of vanished keys
 };
 
-// Thread-safe. Readers get shared pointers, so an object they hold stays valid and unchanged
-// after the store moves on to a newer version of it.
+// Thread-safe. Every read returns a tree of its own (parsed outside the lock), so an object a
+// reader holds stays valid and unchanged after the store moves on to a newer version of it.
 class Store {
  public:
   Store();
@@ -48,13 +49,15 @@ class Store {
   // a name is already taken.
   Status addIndexers(Indexers indexers) KF_EXCLUDES(mu_);
 
-  // Inserts or overwrites the object under its key. Returns the object it replaced, or null.
+  // Inserts or overwrites the object under its key. Returns the object it replaced (as stored),
+  // or null.
   ObjectPtr add(ObjectPtr object) KF_EXCLUDES(mu_);
   ObjectPtr update(ObjectPtr object) KF_EXCLUDES(mu_) { return add(std::move(object)); }
   // Returns the removed object, or null if the key was absent.
   ObjectPtr remove(const std::string& key) KF_EXCLUDES(mu_);
   // Swaps the whole content for `objects` in one step (readers see the old or the new set, never
-  // a mix) and records the list's resourceVersion. Later duplicates of a key win.
+  // a mix) and records the list's resourceVersion. Later duplicates of a key win. The result's
+  // new objects are those passed in, the old ones as stored.
   ReplaceResult replace(std::vector<ObjectPtr> objects, std::string resource_version)
       KF_EXCLUDES(mu_);
 
@@ -79,14 +82,16 @@ class Store {
 
  private:
   using Index = std::unordered_map<std::string, std::unordered_set<std::string>>;
-  using Items = std::unordered_map<std::string, ObjectPtr>;
+  // Compact text by key.
+  using Items = std::unordered_map<std::string, std::string>;
+  using Objects = std::unordered_map<std::string, ObjectPtr>;
   using Indexes = std::unordered_map<std::string, Index>;
 
   static void fileObject(const Indexers& indexers, Indexes& indexes, const std::string& key,
                          const Json& object);
   static void unfileObject(const Indexers& indexers, Indexes& indexes, const std::string& key,
                            const Json& object);
-  static Indexes buildIndexes(const Indexers& indexers, const Items& items);
+  static Indexes buildIndexes(const Indexers& indexers, const Objects& objects);
   const Index* findIndexLocked(const std::string& index_name) const KF_REQUIRES(mu_);
 
   mutable Mutex mu_;

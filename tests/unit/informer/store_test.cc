@@ -76,12 +76,28 @@ TEST(StoreTest, HeldPointerSurvivesUpdateUnchanged) {
   EXPECT_EQ(objectResourceVersion(*held), "1");
 }
 
-TEST(StoreTest, GetSharesTheStoredObjectInsteadOfCopying) {
+// Verifies that the store keeps text, not the tree it was given: each read parses a tree of its
+// own with the same content, metadata.managedFields left out.
+TEST(StoreTest, ReadsParseTheCompactFormWithoutManagedFields) {
   Store store;
-  ObjectPtr object = makeObject(makeJson("ns", "a", "1"));
+  Json given = makeJson("ns", "a", "1");
+  given["data"] = {{"greeting", "hello"}};
+  Json with_managed_fields = given;
+  with_managed_fields["metadata"]["managedFields"] = Json::parse(
+      R"([{"manager":"kubectl","operation":"Update","fieldsType":"FieldsV1","fieldsV1":{"f:data":{}}}])");
+  ObjectPtr object = makeObject(with_managed_fields);
   store.add(object);
-  EXPECT_EQ(store.get("ns/a").get(), object.get());
-  EXPECT_EQ(store.byIndex(kNamespaceIndex, "ns").value().at(0).get(), object.get());
+
+  ObjectPtr first = store.get("ns/a");
+  ObjectPtr second = store.get("ns/a");
+  ASSERT_NE(first, nullptr);
+  EXPECT_NE(first.get(), object.get());
+  EXPECT_NE(first.get(), second.get());
+  EXPECT_EQ(*first, given);
+  EXPECT_EQ(*second, given);
+  EXPECT_EQ(*store.byIndex(kNamespaceIndex, "ns").value().at(0), given);
+  EXPECT_EQ(*store.list().at(0), given);
+  EXPECT_EQ(*store.remove("ns/a"), given);
 }
 
 TEST(StoreTest, ReplaceSwapsContentAndReportsDiff) {
