@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Informer benchmark: one local cluster holding COUNT ConfigMaps (default 10000); our informer's
-# time to list+watch-sync and resident memory per cached object, next to
+# time to list+watch-sync and resident memory per cached object (held once synced, and at the
+# peak while listing), next to
 # `kubectl get configmaps -A -o json` on the same cluster in the same run. RUNS repetitions
 # (default 5) of each, alternating; prints a Markdown table of medians with ratios.
 #
@@ -32,11 +33,12 @@ kubectl_run() {  # prints "<seconds> <max rss KiB>"
 }
 median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 
-ours_s=(); ours_b=(); kc_s=(); kc_kib=(); empty_kib=()
+ours_s=(); ours_b=(); ours_p=(); kc_s=(); kc_kib=(); empty_kib=()
 for ((run = 1; run <= RUNS; run++)); do
   line=$("$BENCH" --kubeconfig "$KUBECONFIG" --context host sync)
   ours_s+=("$(sed -E 's/.*sync_seconds=([0-9.]+).*/\1/' <<<"$line")")
-  ours_b+=("$(sed -E 's/.*bytes_per_object=([0-9.]+).*/\1/' <<<"$line")")
+  ours_b+=("$(sed -E 's/.* bytes_per_object=([0-9.]+).*/\1/' <<<"$line")")
+  ours_p+=("$(sed -E 's/.*peak_bytes_per_object=([0-9.]+).*/\1/' <<<"$line")")
   read -r s kib < <(kubectl_run -A)
   kc_s+=("$s"); kc_kib+=("$kib")
   read -r _ kib < <(kubectl_run -n bench-empty)
@@ -46,6 +48,7 @@ rm -f /tmp/kubefed-bench-time.$$
 
 OURS_S=$(printf '%s\n' "${ours_s[@]}" | median)
 OURS_B=$(printf '%s\n' "${ours_b[@]}" | median)
+OURS_P=$(printf '%s\n' "${ours_p[@]}" | median)
 KC_S=$(printf '%s\n' "${kc_s[@]}" | median)
 KC_KIB=$(printf '%s\n' "${kc_kib[@]}" | median)
 EMPTY_KIB=$(printf '%s\n' "${empty_kib[@]}" | median)
@@ -54,9 +57,9 @@ KC_B=$(awk -v a="$KC_KIB" -v b="$EMPTY_KIB" -v n="$TOTAL" 'BEGIN {printf "%.0f",
 echo
 echo "ConfigMaps in the cluster: $TOTAL (median of $RUNS runs, $(nproc) cores)"
 echo
-echo "| | time to list (s) | resident bytes per object |"
-echo "|---|---|---|"
-echo "| kubefed-cpp informer (list + watch, synced) | $OURS_S | $OURS_B |"
-echo "| kubectl get configmaps -A -o json | $KC_S | $KC_B |"
-awk -v a="$OURS_S" -v b="$KC_S" -v c="$OURS_B" -v d="$KC_B" \
-  'BEGIN {printf "| ratio (ours / kubectl) | %.2f | %.2f |\n", a/b, c/d}'
+echo "| | time to list (s) | resident bytes per object (held) | peak resident bytes per object |"
+echo "|---|---|---|---|"
+echo "| kubefed-cpp informer (list + watch, synced) | $OURS_S | $OURS_B | $OURS_P |"
+echo "| kubectl get configmaps -A -o json | $KC_S | | $KC_B |"
+awk -v a="$OURS_S" -v b="$KC_S" -v c="$OURS_P" -v d="$KC_B" \
+  'BEGIN {printf "| ratio (ours / kubectl) | %.2f | | %.2f |\n", a/b, c/d}'
