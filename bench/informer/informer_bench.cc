@@ -8,7 +8,9 @@
 // bytes_per_object=<b> peak_bytes_per_object=<b>. bytes_per_object is what the cache holds: the
 // resident memory once synced, after the allocator returned what is free (malloc_trim), less
 // the memory before; peak_bytes_per_object the high-water mark of resident memory (the list's
-// transient trees included) less the memory before.
+// transient trees included) less the memory before; allocated_bytes_per_object the bytes the
+// allocator counts in use (mallinfo2) once synced, less those before: the cache without the
+// allocator's fragmentation.
 
 #include <malloc.h>
 
@@ -69,6 +71,7 @@ int populate(kf::RestClient& client, const std::string& ns, int count) {
 int measureSync(kf::RestClient& client) {
   malloc_trim(0);
   const long before = statusKib("VmRSS:");
+  const std::size_t allocated_before = mallinfo2().uordblks;
   const auto started = std::chrono::steady_clock::now();
   kf::SharedInformer informer(
       kf::makeListerWatcher(client, {"", "v1", "configmaps", true}, "", "", ""), kf::realClock());
@@ -82,14 +85,18 @@ int measureSync(kf::RestClient& client) {
   const long peak = statusKib("VmHWM:");
   malloc_trim(0);
   const long after = statusKib("VmRSS:");
+  const std::size_t allocated_after = mallinfo2().uordblks;
   const std::size_t objects = informer.store().size();
-  const auto per_object = [objects](long kib) {
-    return objects == 0 ? 0.0 : static_cast<double>(kib) * 1024.0 / static_cast<double>(objects);
+  const auto per_object = [objects](double bytes) {
+    return objects == 0 ? 0.0 : bytes / static_cast<double>(objects);
   };
+  const auto kib = [](long value) { return static_cast<double>(value) * 1024.0; };
   std::printf(
       "objects=%zu sync_seconds=%.3f rss_before_kib=%ld rss_after_kib=%ld "
-      "bytes_per_object=%.0f peak_bytes_per_object=%.0f\n",
-      objects, seconds, before, after, per_object(after - before), per_object(peak - before));
+      "bytes_per_object=%.0f peak_bytes_per_object=%.0f allocated_bytes_per_object=%.0f\n",
+      objects, seconds, before, after, per_object(kib(after - before)),
+      per_object(kib(peak - before)),
+      per_object(static_cast<double>(allocated_after) - static_cast<double>(allocated_before)));
   informer.stop();
   return 0;
 }

@@ -33,11 +33,12 @@ kubectl_run() {  # prints "<seconds> <max rss KiB>"
 }
 median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 
-ours_s=(); ours_b=(); ours_p=(); kc_s=(); kc_kib=(); empty_kib=()
+ours_s=(); ours_b=(); ours_p=(); ours_a=(); kc_s=(); kc_kib=(); empty_kib=()
 for ((run = 1; run <= RUNS; run++)); do
   line=$("$BENCH" --kubeconfig "$KUBECONFIG" --context host sync)
   ours_s+=("$(sed -E 's/.*sync_seconds=([0-9.]+).*/\1/' <<<"$line")")
   ours_b+=("$(sed -E 's/.* bytes_per_object=([0-9.]+).*/\1/' <<<"$line")")
+  ours_a+=("$(sed -E 's/.*allocated_bytes_per_object=([0-9.]+).*/\1/' <<<"$line")")
   ours_p+=("$(sed -E 's/.*peak_bytes_per_object=([0-9.]+).*/\1/' <<<"$line")")
   read -r s kib < <(kubectl_run -A)
   kc_s+=("$s"); kc_kib+=("$kib")
@@ -49,6 +50,7 @@ rm -f /tmp/kubefed-bench-time.$$
 OURS_S=$(printf '%s\n' "${ours_s[@]}" | median)
 OURS_B=$(printf '%s\n' "${ours_b[@]}" | median)
 OURS_P=$(printf '%s\n' "${ours_p[@]}" | median)
+OURS_A=$(printf '%s\n' "${ours_a[@]}" | median)
 KC_S=$(printf '%s\n' "${kc_s[@]}" | median)
 KC_KIB=$(printf '%s\n' "${kc_kib[@]}" | median)
 EMPTY_KIB=$(printf '%s\n' "${empty_kib[@]}" | median)
@@ -57,9 +59,9 @@ KC_B=$(awk -v a="$KC_KIB" -v b="$EMPTY_KIB" -v n="$TOTAL" 'BEGIN {printf "%.0f",
 echo
 echo "ConfigMaps in the cluster: $TOTAL (median of $RUNS runs, $(nproc) cores)"
 echo
-echo "| | time to list (s) | resident bytes per object (held) | peak resident bytes per object |"
-echo "|---|---|---|---|"
-echo "| kubefed-cpp informer (list + watch, synced) | $OURS_S | $OURS_B | $OURS_P |"
-echo "| kubectl get configmaps -A -o json | $KC_S | | $KC_B |"
+echo "| | time to list (s) | resident bytes per object (held) | allocated bytes per object (held) | peak resident bytes per object |"
+echo "|---|---|---|---|---|"
+echo "| kubefed-cpp informer (list + watch, synced) | $OURS_S | $OURS_B | $OURS_A | $OURS_P |"
+echo "| kubectl get configmaps -A -o json | $KC_S | | | $KC_B |"
 awk -v a="$OURS_S" -v b="$KC_S" -v c="$OURS_P" -v d="$KC_B" \
-  'BEGIN {printf "| ratio (ours / kubectl) | %.2f | | %.2f |\n", a/b, c/d}'
+  'BEGIN {printf "| ratio (ours / kubectl) | %.2f | | | %.2f |\n", a/b, c/d}'

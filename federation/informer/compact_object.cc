@@ -29,17 +29,22 @@ std::string metadataText(const Json& metadata) {
 }  // namespace
 
 std::string compactText(const Json& object) {
+  std::string out;
   const auto metadata = object.find("metadata");
   if (!object.is_object() || metadata == object.end() || !metadata->is_object() ||
       !metadata->contains(kManagedFields)) {
-    return dumpValue(object);
+    out = dumpValue(object);
+  } else {
+    // Member by member, so that the object is not copied to drop one field.
+    out = "{";
+    for (const auto& [key, value] : object.items()) {
+      appendMember(out, key, key == "metadata" ? metadataText(value) : dumpValue(value));
+    }
+    out += '}';
   }
-  // Member by member, so that the object is not copied to drop one field.
-  std::string out = "{";
-  for (const auto& [key, value] : object.items()) {
-    appendMember(out, key, key == "metadata" ? metadataText(value) : dumpValue(value));
-  }
-  return out + '}';
+  // Appending grew the capacity in steps; the store keeps the text for the object's lifetime.
+  out.shrink_to_fit();
+  return out;
 }
 
 ObjectPtr fromCompactText(std::string_view text) { return makeObject(Json::parse(text)); }
