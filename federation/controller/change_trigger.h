@@ -15,6 +15,8 @@ namespace kf {
 // Whether an update of a watched object triggers (adds and deletes always do).
 using UpdateFilter = std::function<bool(const Json& old_object, const Json& new_object)>;
 // KubeFed's rule: only when the object changed, so resyncs and repeats cost no reconcile.
+// metadata.managedFields is not compared: the informer caches do not keep it (compact_object.h),
+// so an old object from a cache lacks what the same object from a list or watch carries.
 bool objectChanged(const Json& old_object, const Json& new_object);
 
 class ChangeTrigger final : public EventHandler {

@@ -64,6 +64,24 @@ TEST_F(ChangeTriggerTest, UpdateWithIdenticalObjectsDoesNotTrigger) {
   EXPECT_TRUE(triggered_.empty());
 }
 
+// Verifies that managedFields alone (kept by a list or watch, not by the caches) is no change,
+// while any other difference, in or out of the metadata, is.
+TEST_F(ChangeTriggerTest, ManagedFieldsAloneIsNoChange) {
+  Json with_fields = *configMap("a", {{"x", "1"}});
+  with_fields["metadata"]["managedFields"] = Json::array({{{"manager", "kubectl"}}});
+  trigger_.onUpdate(configMap("a", {{"x", "1"}}), makeObject(with_fields));
+  trigger_.onUpdate(makeObject(with_fields), configMap("a", {{"x", "1"}}));
+  EXPECT_TRUE(triggered_.empty());
+
+  Json relabelled = with_fields;
+  relabelled["metadata"]["labels"] = {{"app", "web"}};
+  trigger_.onUpdate(configMap("a", {{"x", "1"}}), makeObject(relabelled));
+  Json with_data = with_fields;
+  with_data["data"] = {{"k", "v"}};
+  trigger_.onUpdate(configMap("a", {{"x", "1"}}), makeObject(with_data));
+  EXPECT_EQ(triggered_.size(), 2U);
+}
+
 // Verifies that an update with changed annotations triggers with the new object.
 TEST_F(ChangeTriggerTest, UpdateWithChangedAnnotationsTriggers) {
   const ObjectPtr updated = configMap("a", {{"x", "2"}});
