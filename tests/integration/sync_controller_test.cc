@@ -1013,6 +1013,29 @@ TEST_F(SyncControllerTest, APropagatedVersionCreatedWithAStatusIsStoredWithoutIt
   EXPECT_FALSE(propagatedVersion("configmap-with-status").contains("status"));
 }
 
+// Why the finalizer and the first PropagatedVersion status take writes of their own: a status
+// write keeps the stored metadata (it cannot carry the finalizer), and a status write never
+// creates the object.
+TEST_F(SyncControllerTest, AStatusWriteNeitherCarriesMetadataNorCreates) {
+  Json object = createConfigMap("status-only", {{"k", "v"}});
+  ASSERT_TRUE(object.is_object());
+  object["metadata"]["finalizers"] = Json::array({"kubefed.io/sync-controller"});
+  object["status"] = {{"observedGeneration", 1}};
+  ResourceClient federated_objects(*host_, kFederatedConfigMaps, ns());
+  auto written = federated_objects.updateStatus(object);
+  ASSERT_TRUE(written) << written.error().describe();
+  EXPECT_EQ(written.value()["status"]["observedGeneration"], 1);
+  EXPECT_FALSE(written.value()["metadata"].contains("finalizers")) << written.value().dump();
+
+  ResourceClient versions(*host_, kPropagatedVersions, ns());
+  auto created = versions.updateStatus(Json::parse(R"({
+      "apiVersion": "core.kubefed.io/v1alpha1", "kind": "PropagatedVersion",
+      "metadata": {"name": "configmap-never-created", "resourceVersion": "1"},
+      "status": {"templateVersion": "t", "overridesVersion": "o"}})"));
+  ASSERT_FALSE(created);
+  EXPECT_TRUE(isNotFound(created.error())) << created.error().describe();
+}
+
 // What propagation costs the host, counted by the host's own request metrics: KubeFed's default
 // host client limits (QPS 5, burst 10) make these writes the bottleneck of propagation. A new
 // federated object placed in two members takes four: the finalizer, the PropagatedVersion's
