@@ -249,8 +249,12 @@ Result<FederatedStatusUpdate> computeFederatedStatus(const Json& federated_objec
       (!outcome.clusters.empty() && collectedRemoteCount(outcome) > 0 && outcome.resources_updated);
   const bool condition_updated = setPropagationCondition(
       stored.conditions, out.reason, changes_propagated, formatRfc3339Seconds(now));
-  out.changed = generation_updated || condition_updated;
   out.status = toJson(stored);
+  // KubeFed writes whenever the condition was set, even to the same second it already holds;
+  // the server then stores nothing new, so that request only spends the host's rate limit.
+  const Json* current = nestedField(federated_object, {"status"});
+  out.changed =
+      (generation_updated || condition_updated) && (current == nullptr || *current != out.status);
   out.retry_recoverable =
       reason_before_check == AggregateReason::kSuccess && anyRecoverable(outcome);
   return out;

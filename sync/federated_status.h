@@ -8,7 +8,9 @@
 //     clusters: [{name, status?, remoteStatus?}]
 //
 // computeFederatedStatus is steps 1-5 of KubeFed's algorithm; `changed` is step 6 (write only
-// then). The caller does the write (and on Conflict re-reads and computes again) and step 7
+// then), except that a status equal to the stored one is not written (KubeFed writes it when
+// lastUpdateTime is set to the second it already holds: a request that changes nothing). The caller
+// does the write (and on Conflict re-reads and computes again) and step 7
 // (`retry_recoverable`).
 
 #include <chrono>

@@ -7,6 +7,7 @@ namespace kf::sync {
 Result<FederatedStatusUpdate> writeFederatedStatus(ResourceClient& federated_objects,
                                                    Json federated_object,
                                                    const PropagationOutcome& outcome, Clock& clock,
+                                                   WrittenObjects* written_objects,
                                                    int max_attempts) {
   const std::string key = objectKey(federated_object);
   ApiError last = makeError(Reason::kUnknown, "no attempt made");
@@ -21,9 +22,13 @@ Result<FederatedStatusUpdate> writeFederatedStatus(ResourceClient& federated_obj
     if (!update.value().changed) {
       return update;
     }
+    const std::string replaced = objectResourceVersion(federated_object);
     federated_object["status"] = update.value().status;
     Result<Json> written = federated_objects.updateStatus(federated_object);
     if (written) {
+      if (written_objects != nullptr) {
+        written_objects->record(key, replaced, std::move(written.value()));
+      }
       return update;
     }
     last = written.error();

@@ -6,14 +6,18 @@
 #include "federation/client/resource_client.h"
 #include "federation/runtime/clock.h"
 #include "sync/federated_status.h"
+#include "sync/written_objects.h"
 
 namespace kf::sync {
 
 // Returns the computed update (its `reason` and `retry_recoverable` drive the reconcile's
-// result). A federated object deleted meanwhile is not an error.
+// result). A federated object deleted meanwhile is not an error. The object the server returns
+// for a write is recorded in `written` (when given), for reconciles that start before the host
+// cache shows it.
 Result<FederatedStatusUpdate> writeFederatedStatus(ResourceClient& federated_objects,
                                                    Json federated_object,
                                                    const PropagationOutcome& outcome, Clock& clock,
+                                                   WrittenObjects* written = nullptr,
                                                    int max_attempts = 5);
 
 }  // namespace kf::sync

@@ -71,7 +71,7 @@ std::string describeTimeout(int operations, Duration timeout) {
          std::to_string(seconds) + "s";
 }
 
-ReconcileResult writeStatus(const SyncContext& context, const Json& federated_object,
+ReconcileResult writeStatus(SyncContext& context, const Json& federated_object,
                             PropagationOutcome outcome) {
   if (!outcome.raw_status_collection) {
     for (auto& [name, cluster] : outcome.clusters) {
@@ -80,8 +80,8 @@ ReconcileResult writeStatus(const SyncContext& context, const Json& federated_ob
   }
   ResourceClient federated_objects(*context.host, context.type.federated_resource,
                                    objectNamespace(federated_object));
-  Result<FederatedStatusUpdate> written =
-      writeFederatedStatus(federated_objects, federated_object, outcome, context.clock);
+  Result<FederatedStatusUpdate> written = writeFederatedStatus(
+      federated_objects, federated_object, outcome, context.clock, &context.written_objects);
   if (!written) {
     ApiError error = written.error();
     error.message = "updating the status: " + error.message;

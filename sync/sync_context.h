@@ -19,6 +19,7 @@
 #include "sync/host_informers.h"
 #include "sync/member_operations.h"
 #include "sync/version_manager.h"
+#include "sync/written_objects.h"
 
 namespace kf::sync {
 
@@ -64,6 +65,8 @@ struct SyncContext {
   const std::atomic<bool>& stopping;
   // The generations the unknown-placement warning was given for (propagation_pass.cc).
   GenerationMemo unknown_placement_warned{};
+  // Federated objects as our own writes left them, until the host cache shows them.
+  WrittenObjects written_objects{};
 };
 
 // The parts of a MemberObjectContext that only depend on the type and the object (no clients,

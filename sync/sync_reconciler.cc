@@ -46,6 +46,10 @@ ReconcileResult reconcileFederated(SyncContext& context, const Json& federated_o
     }
     return makeError(finalized.error().reason, message);
   }
+  if (objectResourceVersion(finalized.value()) != objectResourceVersion(federated_object)) {
+    context.written_objects.record(names.federated.key(), objectResourceVersion(federated_object),
+                                   finalized.value());
+  }
   ObjectPtr federated_namespace;
   if (context.type.targetNamespaced()) {
     federated_namespace = context.host_informers.federatedNamespace(names.federated.ns);
@@ -65,7 +69,8 @@ ReconcileResult reconcileKey(SyncContext& context, const std::string& key,
   if (!names) {
     return ReconcileStatus::kOk;
   }
-  const ObjectPtr federated = context.host_informers.federatedObject(names->federated.key());
+  const ObjectPtr federated = context.written_objects.newest(
+      names->federated.key(), context.host_informers.federatedObject(names->federated.key()));
   if (!federated) {
     return names->possible_orphan ? releaseOrphans(context, names->target)
                                   : ReconcileResult(ReconcileStatus::kOk);

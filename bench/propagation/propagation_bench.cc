@@ -3,7 +3,10 @@
 // the members with the controller's member-client limits) takes: our physical limit.
 //
 //   propagation_bench --kubeconfig F federated NAMESPACE COUNT MANAGER_PID
-//   propagation_bench --kubeconfig F direct NAMESPACE COUNT
+//   propagation_bench --kubeconfig F direct NAMESPACE COUNT [MEMBER_QPS MEMBER_BURST]
+//
+// The direct writer's limits default to the controller's member-client limits (KubeFed's QPS 20,
+// burst 30).
 //
 // Prints one line of key=value figures for bench/propagation/run.sh.
 
@@ -12,6 +15,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -51,11 +55,32 @@ std::unique_ptr<kf::RestClient> clientFor(const std::string& kubeconfig, const s
   return std::move(client).value();
 }
 
-// Write requests the API server counted for ConfigMaps (its own apiserver_request_total).
-long configMapWrites(kf::RestClient& client) {
+// Write requests the API server counted for `resources` (its own apiserver_request_total).
+long writesTo(kf::RestClient& client, const std::vector<std::string>& resources) {
   auto metrics = client.send({.path = "/metrics"});
-  return metrics ? kf::metrics::apiServerWrites(metrics.value().body, "configmaps") : -1;
+  if (!metrics) return -1;
+  long total = 0;
+  for (const std::string& resource : resources) {
+    total += kf::metrics::apiServerWrites(metrics.value().body, resource);
+  }
+  return total;
 }
+long configMapWrites(kf::RestClient& client) { return writesTo(client, {"configmaps"}); }
+
+// The sum of every sample of `metric` in the host's /metrics (API Priority and Fairness: how many
+// requests it dispatched and rejected); -1 when the metrics cannot be read.
+long metricTotal(kf::RestClient& client, const std::string& metric) {
+  auto metrics = client.send({.path = "/metrics"});
+  if (!metrics) return -1;
+  double total = 0;
+  for (const auto& sample : kf::metrics::samplesNamed(metrics.value().body, metric)) {
+    total += sample.value;
+  }
+  return std::lround(total);
+}
+
+// What the sync controller writes to the host per federated object (and the bench's creates).
+const std::vector<std::string> kHostResources = {"federatedconfigmaps", "propagatedversions"};
 
 struct ProcessUsage {
   double cpu_seconds = 0;
@@ -134,6 +159,9 @@ int runFederated(const std::string& kubeconfig, const std::string& ns, int count
   for (const auto& m : kMembers) members[m] = clientFor(kubeconfig, m, 1000, 2000);
   std::map<std::string, long> writes_before;
   for (const auto& [name, client] : members) writes_before[name] = configMapWrites(*client);
+  const long host_writes_before = writesTo(*host, kHostResources);
+  const long apf_rejected_before =
+      metricTotal(*host, "apiserver_flowcontrol_rejected_requests_total");
 
   Arrivals arrivals;
   std::vector<std::unique_ptr<kf::SharedInformer>> informers;
@@ -189,6 +217,12 @@ int runFederated(const std::string& kubeconfig, const std::string& ns, int count
   for (const auto& [name, client] : members) {
     writes += configMapWrites(*client) - writes_before[name];
   }
+  // Less the bench's own creates of the federated objects.
+  const long host_writes = writesTo(*host, kHostResources) - host_writes_before - count;
+  // Requests the host's API Priority and Fairness refused (429) during the run: the server's
+  // own protection, what the client-side limit would otherwise stand in for.
+  const long apf_rejected =
+      metricTotal(*host, "apiserver_flowcontrol_rejected_requests_total") - apf_rejected_before;
 
   std::vector<double> latencies;
   for (const auto& [key, at] : arrivals.all()) {
@@ -199,19 +233,22 @@ int runFederated(const std::string& kubeconfig, const std::string& ns, int count
   for (auto& informer : informers) informer->stop();
   std::printf(
       "mode=federated objects=%d seconds=%.2f p50=%.3f p99=%.3f cpu_seconds=%.2f "
-      "peak_rss_mib=%.1f member_writes_per_object=%.2f\n",
+      "peak_rss_mib=%.1f member_writes_per_object=%.2f host_writes_per_object=%.2f "
+      "host_apf_rejected=%ld\n",
       count, std::chrono::duration<double>(finished - start).count(), percentile(latencies, 0.5),
       percentile(latencies, 0.99), usage_after.cpu_seconds - usage_before.cpu_seconds,
       static_cast<double>(usage_after.peak_rss_kib) / 1024.0,
-      static_cast<double>(writes) / static_cast<double>(count));
+      static_cast<double>(writes) / static_cast<double>(count),
+      static_cast<double>(host_writes) / static_cast<double>(count), apf_rejected);
   return 0;
 }
 
-int runDirect(const std::string& kubeconfig, const std::string& ns, int count) {
-  // The controller's member-client limits (spec §2.1: QPS 20, burst 30), one writer per member,
-  // concurrently, as the controller dispatches to clusters in parallel.
+int runDirect(const std::string& kubeconfig, const std::string& ns, int count, double qps,
+              int burst) {
+  // The controller's member-client limits, one writer per member, concurrently, as the
+  // controller dispatches to clusters in parallel.
   std::map<std::string, std::unique_ptr<kf::RestClient>> members;
-  for (const auto& m : kMembers) members[m] = clientFor(kubeconfig, m, 20, 30);
+  for (const auto& m : kMembers) members[m] = clientFor(kubeconfig, m, qps, burst);
   std::mutex mu;
   std::vector<double> latencies;
   std::atomic<bool> failed{false};
@@ -248,11 +285,15 @@ int main(int argc, char** argv) {
   if (args.size() >= 5 && args[0] == "--kubeconfig" && args[2] == "federated" && args.size() == 6) {
     return runFederated(args[1], args[3], std::stoi(args[4]), std::stoi(args[5]));
   }
-  if (args.size() == 5 && args[0] == "--kubeconfig" && args[2] == "direct") {
-    return runDirect(args[1], args[3], std::stoi(args[4]));
+  if ((args.size() == 5 || args.size() == 7) && args[0] == "--kubeconfig" && args[2] == "direct") {
+    // KubeFed's member-client limits (spec §2.1) unless given.
+    const double qps = args.size() == 7 ? std::stod(args[5]) : 20;
+    const int burst = args.size() == 7 ? std::stoi(args[6]) : 30;
+    return runDirect(args[1], args[3], std::stoi(args[4]), qps, burst);
   }
   std::fprintf(stderr,
                "usage: propagation_bench --kubeconfig F federated NAMESPACE COUNT MANAGER_PID\n"
-               "       propagation_bench --kubeconfig F direct NAMESPACE COUNT\n");
+               "       propagation_bench --kubeconfig F direct NAMESPACE COUNT "
+               "[MEMBER_QPS MEMBER_BURST]\n");
   return 2;
 }

@@ -179,6 +179,28 @@ TEST(FederatedStatusTest, ResourcesUpdatedSetsLastUpdateTime) {
   EXPECT_FALSE(condition.contains("lastTransitionTime"));
 }
 
+// Verifies that a status equal to the stored one is not written: KubeFed writes when
+// lastUpdateTime is set, even to the second it already holds, which changes nothing stored. A
+// later second is written.
+TEST(FederatedStatusTest, ALastUpdateTimeSetToTheSecondItHoldsWritesNothing) {
+  const Json remote = parsed(R"({"replicas": 1})");
+  Json object = storedObject(0, remote);
+  object["status"]["conditions"][0]["lastUpdateTime"] = kNowText;
+  PropagationOutcome input;
+  input.resources_updated = true;
+  input.raw_status_collection = true;
+  input.clusters = {{"cluster1", outcome(kOk, remote)}};
+  auto same_second = computeFederatedStatus(object, input, kNow + std::chrono::milliseconds(900));
+  ASSERT_TRUE(same_second) << same_second.error().message;
+  EXPECT_FALSE(same_second.value().changed);
+  EXPECT_EQ(same_second.value().status, object["status"]);
+
+  auto next_second = computeFederatedStatus(object, input, kNow + seconds(1));
+  ASSERT_TRUE(next_second) << next_second.error().message;
+  EXPECT_TRUE(next_second.value().changed);
+  EXPECT_EQ(next_second.value().status["conditions"][0]["lastUpdateTime"], "2023-11-14T22:13:21Z");
+}
+
 // Verifies the whole status written for a first reconcile: observedGeneration, the condition
 // with both timestamps, clusters sorted with non-OK statuses named.
 TEST(FederatedStatusTest, FirstStatus) {

@@ -55,6 +55,29 @@ TEST_F(FederatedStatusWriterTest, WritesTheComputedStatus) {
   EXPECT_EQ(status["clusters"], Json::parse(R"([{"name": "member1"}, {"name": "member2"}])"));
 }
 
+// The object the server returned is remembered against the version it replaced, so that a
+// reconcile starting before the cache shows the write does not write the same status again.
+TEST_F(FederatedStatusWriterTest, RemembersTheWrittenObjectForACacheBehindIt) {
+  const Json before = stored();
+  WrittenObjects written_objects;
+  auto written = writeFederatedStatus(*federated_objects_, before, outcome(PropagationStatus::kOk),
+                                      clock_, &written_objects);
+  ASSERT_TRUE(written) << written.error().describe();
+  const Json after = stored();
+  ASSERT_NE(objectResourceVersion(after), objectResourceVersion(before));
+  ObjectPtr newest =
+      written_objects.newest("ns1/cm1", std::make_shared<const Json>(before));  // cache behind
+  ASSERT_NE(newest, nullptr);
+  EXPECT_EQ(*newest, after);
+
+  const std::size_t writes = api_.writeRequests();
+  auto again = writeFederatedStatus(*federated_objects_, *newest, outcome(PropagationStatus::kOk),
+                                    clock_, &written_objects);
+  ASSERT_TRUE(again);
+  EXPECT_FALSE(again.value().changed);
+  EXPECT_EQ(api_.writeRequests(), writes);
+}
+
 TEST_F(FederatedStatusWriterTest, AnUnchangedStatusIsNotWrittenAgain) {
   ASSERT_TRUE(
       writeFederatedStatus(*federated_objects_, stored(), outcome(PropagationStatus::kOk), clock_));

@@ -219,6 +219,27 @@ TEST_F(SyncPassTest, AnUnchangedObjectWritesNothingToTheMembers) {
   EXPECT_EQ(statusWrites(), status_writes);
 }
 
+// Verifies that a pass on the object as it was before our own status write (the host cache
+// has not shown the write yet) writes nothing to the host once it is given the object we wrote,
+// while on the old object alone it would send a refused status write.
+TEST_F(SyncPassTest, APassBeforeTheCacheShowsOurStatusWriteWritesNothingToTheHost) {
+  put(placedConfigMap({"m1", "m2"}));
+  const Json before = host_.get(kFederatedConfigMapResource, "ns", "a").value();
+  ASSERT_TRUE(propagate(context_, before, names_, &kFederatedNamespace));
+  ASSERT_TRUE(cachesCaughtUp());
+  const ObjectPtr newest =
+      context_.written_objects.newest("ns/a", std::make_shared<const Json>(before));
+  ASSERT_NE(newest, nullptr);
+  EXPECT_EQ(*newest, host_.get(kFederatedConfigMapResource, "ns", "a").value());
+
+  const std::size_t host_requests = host_.writeRequests();
+  ASSERT_TRUE(propagate(context_, *newest, names_, &kFederatedNamespace));
+  EXPECT_EQ(host_.writeRequests(), host_requests);
+  ASSERT_TRUE(propagate(context_, before, names_, &kFederatedNamespace));
+  EXPECT_EQ(host_.writeRequests(), host_requests + 1);  // PUT refused with Conflict
+  EXPECT_EQ(statusWrites(), 1U);
+}
+
 // Verifies an unready placed cluster gets ClusterNotReady (and its event) and no request, while
 // the ready one is propagated to.
 TEST_F(SyncPassTest, AnUnreadyClusterIsReportedAndLeftAlone) {

@@ -1,0 +1,43 @@
+#pragma once
+// The federated objects this controller wrote itself (finalizer patch, status update) that the
+// host cache may not show yet. A watch event arrives some milliseconds after the write returns,
+// and the reconcile the previous write's event queued can start in between: on the cached,
+// older object it would write the status again (refused with Conflict, re-read, found
+// unchanged) -- a wasted request against the host client's rate limit (KubeFed's default: 5 per
+// second). With the object the server returned instead, that reconcile writes nothing.
+//
+// Only exact matches count: the cached object is replaced only when its resourceVersion is one
+// our own writes replaced (resourceVersions are opaque, never compared by order). Any other
+// cached version (ours arrived, or someone else wrote since) is newer: the entry is dropped.
+
+#include <cstddef>
+#include <map>
+#include <set>
+#include <string>
+
+#include "apis/meta/object.h"
+#include "federation/runtime/thread_annotations.h"
+
+namespace kf::sync {
+
+class WrittenObjects {
+ public:
+  // `written` is what the server returned for a write made on the object at `replaced`
+  // resourceVersion.
+  void record(const std::string& key, const std::string& replaced, Json written) KF_EXCLUDES(mu_);
+  // The object to reconcile: our newer write when `cached` is a version it replaced, else
+  // `cached` (and the entry is dropped: the cache has caught up).
+  ObjectPtr newest(const std::string& key, ObjectPtr cached) KF_EXCLUDES(mu_);
+  void forget(const std::string& key) KF_EXCLUDES(mu_);
+  std::size_t size() const KF_EXCLUDES(mu_);  // objects remembered
+
+ private:
+  struct Entry {
+    std::set<std::string> replaced;  // resourceVersions older than `object`
+    ObjectPtr object;
+  };
+  mutable Mutex mu_;
+  std::map<std::string, Entry> entries_ KF_GUARDED_BY(mu_);
+};
+
+}  // namespace kf::sync

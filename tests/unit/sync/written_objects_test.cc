@@ -1,0 +1,71 @@
+#include "sync/written_objects.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+
+namespace kf::sync {
+namespace {
+
+ObjectPtr at(const std::string& resource_version) {
+  return std::make_shared<const Json>(
+      Json{{"metadata", {{"name", "a"}, {"resourceVersion", resource_version}}}});
+}
+
+std::string versionOf(const ObjectPtr& object) {
+  return object ? objectResourceVersion(*object) : "none";
+}
+
+TEST(WrittenObjectsTest, WithoutWritesTheCachedObjectIsUsed) {
+  WrittenObjects written;
+  EXPECT_EQ(versionOf(written.newest("ns/a", at("5"))), "5");
+  EXPECT_EQ(versionOf(written.newest("ns/a", nullptr)), "none");
+}
+
+// A cache that still shows a version our writes replaced (the finalizer patch 1 -> 2, then the
+// status update 2 -> 3) gives the newest written object.
+TEST(WrittenObjectsTest, ACacheBehindOurWritesGivesTheObjectWeWrote) {
+  WrittenObjects written;
+  written.record("ns/a", "1", *at("2"));
+  written.record("ns/a", "2", *at("3"));
+  EXPECT_EQ(versionOf(written.newest("ns/a", at("1"))), "3");
+  EXPECT_EQ(versionOf(written.newest("ns/a", at("2"))), "3");
+  EXPECT_EQ(versionOf(written.newest("ns/b", at("2"))), "2");  // another object's versions
+  EXPECT_EQ(written.size(), 1u);
+}
+
+// Once the cache shows our write, or anything we did not replace (someone wrote after us), the
+// cache is the newest: the entry goes.
+TEST(WrittenObjectsTest, ACacheThatCaughtUpDropsTheEntry) {
+  WrittenObjects written;
+  written.record("ns/a", "1", *at("2"));
+  EXPECT_EQ(versionOf(written.newest("ns/a", at("2"))), "2");
+  EXPECT_EQ(written.size(), 0u);
+  EXPECT_EQ(versionOf(written.newest("ns/a", at("1"))), "1");  // nothing remembered any more
+
+  written.record("ns/a", "4", *at("5"));
+  EXPECT_EQ(versionOf(written.newest("ns/a", at("7"))), "7");
+  EXPECT_EQ(written.size(), 0u);
+}
+
+// A write that stored nothing new returns the version it was made on: that version is not
+// "replaced", so the cache showing it is current.
+TEST(WrittenObjectsTest, AWriteThatKeptItsVersionReplacesNothing) {
+  WrittenObjects written;
+  written.record("ns/a", "3", *at("3"));
+  EXPECT_EQ(versionOf(written.newest("ns/a", at("3"))), "3");
+  EXPECT_EQ(written.size(), 0u);
+}
+
+TEST(WrittenObjectsTest, DeletedOrForgottenObjectsLeaveNothingBehind) {
+  WrittenObjects written;
+  written.record("ns/a", "1", *at("2"));
+  EXPECT_EQ(written.newest("ns/a", nullptr), nullptr);  // gone from the cache: deleted
+  EXPECT_EQ(written.size(), 0u);
+  written.record("ns/a", "1", *at("2"));
+  written.forget("ns/a");
+  EXPECT_EQ(versionOf(written.newest("ns/a", at("1"))), "1");
+}
+
+}  // namespace
+}  // namespace kf::sync
