@@ -138,12 +138,15 @@ Result<ControlPlaneConfig> controlPlaneConfigFrom(const core::KubeFedConfig& con
     spdlog::info("KubeFed will target all namespaces");
   }
   for (const auto& warning : warnings) spdlog::warn("{}", warning);
-  // The command line wins over the KubeFedConfig for leader election; backoffs are flags only.
+  // The command line wins over the KubeFedConfig for leader election; backoffs and member client
+  // limits are flags only.
   out.lease_duration = options.leader_elect_lease_duration.value_or(out.lease_duration);
   out.renew_deadline = options.leader_elect_renew_deadline.value_or(out.renew_deadline);
   out.retry_period = options.leader_elect_retry_period.value_or(out.retry_period);
   out.sync_initial_backoff = options.sync_initial_backoff;
   out.sync_max_backoff = options.sync_max_backoff;
+  out.member_client_qps = options.member_client_qps;
+  out.member_client_burst = options.member_client_burst;
   return out;
 }
 

@@ -45,6 +45,8 @@ Result<std::optional<Duration>> parseDuration(const std::string& flag, const std
 struct RawFlags {
   std::string qps = "5";
   std::string burst = "10";
+  std::string member_qps = "20";
+  std::string member_burst = "30";
   cli::LogOptions log;
   std::string lease_duration;
   std::string renew_deadline;
@@ -69,6 +71,11 @@ void declare(cli::FlagSet& flags, Options& o, RawFlags& raw) {
                   "Maximum QPS to the API server from this client.");
   flags.addString("rest-config-burst", 0, &raw.burst,
                   "Maximum burst for throttle to the API server from this client.");
+  flags.addString("member-client-qps", 0, &raw.member_qps,
+                  "Maximum QPS to each member cluster's API server (KubeFed's fixed value: 20).");
+  flags.addString("member-client-burst", 0, &raw.member_burst,
+                  "Maximum burst for throttle to each member cluster's API server (KubeFed's "
+                  "fixed value: 30).");
   flags.addString("feature-gates", 0, &o.feature_gates,
                   "A set of key=value pairs that describe feature gates; they override the "
                   "KubeFedConfig's featureGates.");
@@ -106,6 +113,14 @@ Result<Options> parseOptions(const std::vector<std::string>& args, const char* d
   }
   KF_TRY(qps, parseDouble("rest-config-qps", raw.qps));
   KF_TRY(burst, parseInt("rest-config-burst", raw.burst));
+  KF_TRY(member_qps, parseDouble("member-client-qps", raw.member_qps));
+  KF_TRY(member_burst, parseInt("member-client-burst", raw.member_burst));
+  if (!(member_qps > 0)) {
+    return badFlag("member-client-qps", raw.member_qps, "must be greater than 0");
+  }
+  if (member_burst < 1) {
+    return badFlag("member-client-burst", raw.member_burst, "must be at least 1");
+  }
   KF_TRY(logging, cli::logSettings(raw.log));
   KF_TRY(lease, parseDuration("leader-elect-lease-duration", raw.lease_duration));
   KF_TRY(renew, parseDuration("leader-elect-renew-deadline", raw.renew_deadline));
@@ -121,6 +136,8 @@ Result<Options> parseOptions(const std::vector<std::string>& args, const char* d
   }
   o.rest_config_qps = qps;
   o.rest_config_burst = burst;
+  o.member_client_qps = member_qps;
+  o.member_client_burst = member_burst;
   o.verbosity = logging.verbosity;
   o.logging = std::move(logging);
   o.leader_elect_lease_duration = lease;
@@ -141,8 +158,11 @@ std::string describeFlags(const Options& o) {
       << " --master=" << o.master << " --kubefed-config=" << o.kubefed_config
       << " --healthz-addr=" << o.healthz_addr << " --metrics-addr=" << o.metrics_addr
       << " --rest-config-qps=" << o.rest_config_qps
-      << " --rest-config-burst=" << o.rest_config_burst << " --feature-gates=" << o.feature_gates
-      << " --leader-elect=" << std::boolalpha << o.leader_elect << " --v=" << o.verbosity;
+      << " --rest-config-burst=" << o.rest_config_burst
+      << " --member-client-qps=" << o.member_client_qps
+      << " --member-client-burst=" << o.member_client_burst
+      << " --feature-gates=" << o.feature_gates << " --leader-elect=" << std::boolalpha
+      << o.leader_elect << " --v=" << o.verbosity;
   return out.str();
 }
 

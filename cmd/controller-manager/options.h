@@ -20,6 +20,9 @@ struct Options {
   std::string metrics_addr = ":9090";
   double rest_config_qps = 5.0;
   int rest_config_burst = 10;
+  // Each member cluster's client limits (KubeFed: fixed at 20/30).
+  double member_client_qps = 20.0;
+  int member_client_burst = 30;
   std::string feature_gates;  // "A=true,B=false"; wins over KubeFedConfig's featureGates
   int verbosity = 0;
   cli::LogSettings logging;  // klog's flags (-v, --logtostderr, --log-file, ...)

@@ -79,6 +79,8 @@ KubeFedClusterReconciler::KubeFedClusterReconciler(KubeFedClusterControllerOptio
     deps_.client_factory = [this,
                             timeout](const core::KubeFedCluster& cluster) -> Result<MemberClients> {
       KF_TRY(config, loadClusterConfig(deps_.host, options_.kubefed_namespace, cluster, timeout));
+      config.qps = options_.member_qps;
+      config.burst = options_.member_burst;
       return makeMemberClients(config, deps_.clock);
     };
   }

@@ -38,6 +38,9 @@ struct KubeFedClusterControllerOptions {
   int success_threshold = 1;
   // Clusters probed at the same time.
   int workers = 4;
+  // The member clients' limits (KubeFed: 20/30), given to the clients the default factory makes.
+  double member_qps = kMemberQps;
+  int member_burst = kMemberBurst;
 };
 
 // Builds the clients of one member cluster. The default reads the cluster's Secret through the

@@ -35,6 +35,9 @@ struct ControlPlaneConfig {
   Duration health_timeout = std::chrono::seconds(3);
   int health_failure_threshold = 3;
   int health_success_threshold = 1;
+  // Each member cluster's client limits (KubeFed: fixed at 20/30; here a flag).
+  double member_client_qps = 20;
+  int member_client_burst = 30;
 
   int sync_max_concurrent_reconciles = 1;
   // Requeue backoff of a sync reconcile that failed: doubling from initial to max, per object.

@@ -19,18 +19,35 @@ TEST(OptionsTest, DefaultsAreKubeFeds) {
   EXPECT_EQ(options.value().metrics_addr, ":9090");
   EXPECT_EQ(options.value().rest_config_qps, 5.0);
   EXPECT_EQ(options.value().rest_config_burst, 10);
+  EXPECT_EQ(options.value().member_client_qps, 20.0);
+  EXPECT_EQ(options.value().member_client_burst, 30);
   EXPECT_TRUE(options.value().leader_elect);
   EXPECT_EQ(options.value().sync_initial_backoff, seconds(5));
   EXPECT_EQ(options.value().sync_max_backoff, seconds(60));
 }
 
 TEST(OptionsTest, ParsesEveryFlag) {
-  auto options =
-      parseOptions({"--kubefed-namespace", "kf", "--kubeconfig=/k", "--rest-config-qps", "50",
-                    "--rest-config-burst=100", "--feature-gates", "PushReconciler=false",
-                    "--leader-elect=false", "--leader-elect-lease-duration", "30s", "-v", "4",
-                    "--sync-backoff-initial", "1s", "--sync-backoff-max", "10s"},
-                   "Namespaced");
+  auto options = parseOptions({"--kubefed-namespace",
+                               "kf",
+                               "--kubeconfig=/k",
+                               "--rest-config-qps",
+                               "50",
+                               "--rest-config-burst=100",
+                               "--feature-gates",
+                               "PushReconciler=false",
+                               "--leader-elect=false",
+                               "--leader-elect-lease-duration",
+                               "30s",
+                               "-v",
+                               "4",
+                               "--sync-backoff-initial",
+                               "1s",
+                               "--sync-backoff-max",
+                               "10s",
+                               "--member-client-qps",
+                               "1000",
+                               "--member-client-burst=2000"},
+                              "Namespaced");
   ASSERT_TRUE(options) << options.error().message;
   const Options& o = options.value();
   EXPECT_EQ(o.kubefed_namespace, "kf");
@@ -44,6 +61,8 @@ TEST(OptionsTest, ParsesEveryFlag) {
   EXPECT_EQ(o.verbosity, 4);
   EXPECT_EQ(o.sync_initial_backoff, seconds(1));
   EXPECT_EQ(o.sync_max_backoff, seconds(10));
+  EXPECT_EQ(o.member_client_qps, 1000.0);
+  EXPECT_EQ(o.member_client_burst, 2000);
   EXPECT_EQ(o.default_scope, "Namespaced");
 }
 
@@ -61,6 +80,11 @@ TEST(OptionsTest, BadValuesNameTheFlag) {
            {{"--sync-backoff-initial", "10s", "--sync-backoff-max", "5s"},
             nullptr,
             "must not be shorter than --sync-backoff-initial"},
+           {{"--member-client-qps", "0"},
+            nullptr,
+            "invalid value \"0\" for flag --member-client-qps: must be greater than 0"},
+           {{"--member-client-burst", "0"}, nullptr, "--member-client-burst: must be at least 1"},
+           {{"--member-client-qps", "fast"}, nullptr, "--member-client-qps: expected a number"},
            {{"--no-such-flag"}, nullptr, "no-such-flag"},
            {{"positional"}, nullptr, "unexpected argument \"positional\""},
            {{}, "Global", "invalid DEFAULT_KUBEFED_SCOPE \"Global\""},
@@ -114,8 +138,10 @@ TEST(ControlPlaneConfigTest, FlagsWinOverTheKubeFedConfig) {
     if (gate.name == "RawResourceStatusCollection") gate.configuration = "Enabled";
     if (gate.name == "PushReconciler") gate.configuration = "Disabled";
   }
-  auto options = parseOptions(
-      {"--feature-gates", "PushReconciler=true", "--leader-elect-lease-duration", "40s"}, nullptr);
+  auto options =
+      parseOptions({"--feature-gates", "PushReconciler=true", "--leader-elect-lease-duration",
+                    "40s", "--member-client-qps", "200", "--member-client-burst", "400"},
+                   nullptr);
   ASSERT_TRUE(options);
   FeatureGate gates = kubefedFeatureGates();
   auto plane = controlPlaneConfigFrom(config, options.value(), "kf", gates);
@@ -125,6 +151,8 @@ TEST(ControlPlaneConfigTest, FlagsWinOverTheKubeFedConfig) {
   EXPECT_EQ(plane.value().lease_duration, seconds(40));       // the flag
   EXPECT_EQ(plane.value().renew_deadline, seconds(10));       // the KubeFedConfig
   EXPECT_EQ(plane.value().target_namespace, "");
+  EXPECT_EQ(plane.value().member_client_qps, 200.0);  // flags only
+  EXPECT_EQ(plane.value().member_client_burst, 400);
 }
 
 TEST(ControlPlaneConfigTest, AnUnknownGateIsAnError) {
