@@ -13,6 +13,8 @@ bool disproved(const ReplicaState& state, const std::string& cluster, std::int64
 }  // namespace
 
 ReplicaState CapacityMemory::recall(const std::string& key, ReplicaState state, TimePoint now) {
+  // Most RSPs never see an unschedulable pod: they cost no entry.
+  if (state.capacity.empty() && !held_.contains(key)) return state;
   auto& held = held_[key];
   for (const auto& [cluster, capacity] : state.capacity) {
     held[cluster] = Held{capacity, now + kCapacityHold};

@@ -77,6 +77,19 @@ Json workload(std::int64_t desired, std::int64_t ready) {
           {"status", {{"readyReplicas", ready}}}};
 }
 
+// A pod's status: Running with a Ready condition.
+Json runningPod() { return {{"phase", "Running"}, {"conditions", {{{"type", "Ready"}}}}}; }
+
+// A pod's status: Pending, its scheduler refusing it since `since`.
+Json unschedulablePod(std::chrono::system_clock::time_point since) {
+  return {{"phase", "Pending"},
+          {"conditions",
+           {{{"type", "PodScheduled"},
+             {"status", "False"},
+             {"reason", "Unschedulable"},
+             {"lastTransitionTime", meta::formatTime(since)}}}}};
+}
+
 // Fake servers, caches and the reconciler; a test may make more than one.
 struct Harness {
   Harness() : host_(clock_), host_client_(host_.client()) {}
@@ -301,17 +314,11 @@ TEST_F(RspReconcilerTest, LongUnschedulablePodsLowerTheCapacityAndMoveReplicas) 
   addCluster("B");
   // B wants 5 but runs 2; 3 pods cannot be scheduled for two minutes: it holds 2.
   putWorkload("B", workload(5, 2));
-  const auto long_ago = meta::formatTime(clock_.wallNow() - std::chrono::minutes(2));
-  const Json running = {{"phase", "Running"}, {"conditions", {{{"type", "Ready"}}}}};
-  const Json unschedulable = {{"phase", "Pending"},
-                              {"conditions",
-                               {{{"type", "PodScheduled"},
-                                 {"status", "False"},
-                                 {"reason", "Unschedulable"},
-                                 {"lastTransitionTime", long_ago}}}}};
-  putPod("B", "p1", running);
-  putPod("B", "p2", running);
-  for (const char* pod : {"p3", "p4", "p5"}) putPod("B", pod, unschedulable);
+  putPod("B", "p1", runningPod());
+  putPod("B", "p2", runningPod());
+  for (const char* pod : {"p3", "p4", "p5"}) {
+    putPod("B", pod, unschedulablePod(clock_.wallNow() - std::chrono::minutes(2)));
+  }
   putRsp({{"targetKind", "FederatedDeployment"}, {"totalReplicas", 10}, {"rebalance", true}});
   putFederated(federatedDeployment());
   const ReconcileStatus result = reconcileOk();
@@ -339,15 +346,8 @@ class MovedOffUnschedulableTest : public RspReconcilerTest {
     addCluster("B");
     putWorkload("A", workload(2, 2));
     putWorkload("B", workload(2, 0));
-    const auto long_ago = meta::formatTime(clock_.wallNow() - std::chrono::minutes(2));
     for (const char* pod : {"b1", "b2"}) {
-      putPod("B", pod,
-             {{"phase", "Pending"},
-              {"conditions",
-               {{{"type", "PodScheduled"},
-                 {"status", "False"},
-                 {"reason", "Unschedulable"},
-                 {"lastTransitionTime", long_ago}}}}});
+      putPod("B", pod, unschedulablePod(clock_.wallNow() - std::chrono::minutes(2)));
     }
     putRsp({{"targetKind", "FederatedDeployment"}, {"totalReplicas", 4}});
     putFederated(federatedDeployment());
@@ -357,9 +357,8 @@ class MovedOffUnschedulableTest : public RspReconcilerTest {
     type_->federated.add(makeObject(stored()));
     putWorkload("B", workload(0, 0));
     putWorkload("A", workload(4, 2));
-    const Json running = {{"phase", "Running"}, {"conditions", {{{"type", "Ready"}}}}};
-    putPod("A", "a1", running);
-    putPod("A", "a2", running);
+    putPod("A", "a1", runningPod());
+    putPod("A", "a2", runningPod());
     putPod("A", "a3", {{"phase", "Pending"}});
     putPod("A", "a4", {{"phase", "Pending"}});
   }
@@ -398,14 +397,7 @@ TEST_F(MovedOffUnschedulableTest, AfterTheHoldTheClusterIsPlannedAgain) {
 TEST_F(RspReconcilerTest, RecentlyUnschedulablePodsAskForARecheckAfterWriting) {
   addCluster("A");
   putWorkload("A", workload(2, 1));
-  const auto just_now = meta::formatTime(clock_.wallNow() - std::chrono::seconds(10));
-  putPod("A", "p1",
-         {{"phase", "Pending"},
-          {"conditions",
-           {{{"type", "PodScheduled"},
-             {"status", "False"},
-             {"reason", "Unschedulable"},
-             {"lastTransitionTime", just_now}}}}});
+  putPod("A", "p1", unschedulablePod(clock_.wallNow() - std::chrono::seconds(10)));
   putRsp({{"targetKind", "FederatedDeployment"}, {"totalReplicas", 2}});
   putFederated(federatedDeployment());
   EXPECT_EQ(reconcileOk(), ReconcileStatus::kNeedsRecheck);
