@@ -12,8 +12,6 @@
 namespace kf::manager {
 namespace {
 
-const GroupVersionResource kKubeFedConfigs{"core.kubefed.io", "v1beta1", "kubefedconfigs", true};
-
 Result<core::KubeFedConfig> decode(const Json& json, const std::string& where) {
   auto config = core::KubeFedConfig::fromJson(json);
   if (!config) {

@@ -14,6 +14,8 @@
 namespace kf::manager {
 
 inline constexpr const char* kKubeFedConfigName = "kubefed";
+inline const GroupVersionResource kKubeFedConfigs{"core.kubefed.io", "v1beta1", "kubefedconfigs",
+                                                  true};
 
 // The KubeFedConfig to run with, validated without defaulting it first. Invalid ones, partial ones
 // included, fail as KubeFed's do: "invalid KubeFedConfig \"<ns>/<name>\": [<error> <error>...]".

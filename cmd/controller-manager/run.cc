@@ -8,12 +8,14 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <stop_token>
 #include <thread>
 
 #include "cmd/cli/command.h"
 #include "cmd/cli/logging.h"
 #include "cmd/cli/process_config.h"
+#include "cmd/controller-manager/config_change_watch.h"
 #include "cmd/controller-manager/kubefed_config_source.h"
 #include "cmd/controller-manager/options.h"
 #include "cmd/controller-manager/servers.h"
@@ -199,6 +201,11 @@ int runControllerManager(const std::vector<std::string>& args) {
   ready.set(true);
   std::stop_source stop;
   signals.start(stop);
+  // Standby replicas watch too: one that started with an old config would lead with it.
+  std::optional<ConfigChangeWatch> config_watch;
+  if (options.kubefed_config.empty()) {
+    config_watch.emplace(*host, ns.value(), kubefed_config.value(), stop, realClock());
+  }
   if (options.leader_elect) return runWithLeaderElection(config.value(), host, stop.get_token());
   return runControllers(config.value(), host, std::nullopt, stop.get_token());
 }

@@ -237,6 +237,50 @@ TEST(ControllerManagerTest, SigtermStopsEveryControllerAndExitsZero) {
   EXPECT_EQ(plane.leaseHolder(), "");
 }
 
+// A pod of a `helm upgrade` can start before Helm writes the new KubeFedConfig (custom resources
+// come last): the controller manager restarts on a changed spec instead of running with the old.
+TEST(ControllerManagerTest, AChangedKubeFedConfigStopsItSoThatTheRestartAppliesIt) {
+  ControlPlane plane("kf-cm-changed");
+  plane.writeConfig();
+  auto manager = plane.start();
+  ASSERT_TRUE(manager->waitForLog("Starting cluster controller")) << manager->log();
+  ResourceClient configs(plane.host(), kKubeFedConfigs, plane.ns());
+  // metadata only: not a change to act on
+  auto labelled =
+      configs.patch("kubefed", PatchType::kMerge, R"({"metadata":{"labels":{"touched":"yes"}}})");
+  ASSERT_TRUE(labelled) << labelled.error().describe();
+  // an invalid spec (the webhook is not installed here): kept running with the one read at start
+  auto invalid = configs.patch("kubefed", PatchType::kMerge,
+                               R"({"spec":{"clusterHealthCheck":{"period":"0s"}}})");
+  ASSERT_TRUE(invalid) << invalid.error().describe();
+  ASSERT_TRUE(manager->waitForLog("changed to an invalid spec")) << manager->log();
+  EXPECT_FALSE(manager->wait(milliseconds(0)).has_value()) << manager->log();
+
+  auto changed = configs.patch("kubefed", PatchType::kMerge,
+                               R"({"spec":{"clusterHealthCheck":{"period":"2s"}}})");
+  ASSERT_TRUE(changed) << changed.error().describe();
+  auto code = manager->wait(seconds(20));
+  ASSERT_TRUE(code.has_value()) << "still running after its KubeFedConfig changed:\n"
+                                << manager->log();
+  EXPECT_EQ(*code, 0) << manager->log();
+  EXPECT_NE(manager->log().find("KubeFedConfig \"" + plane.ns() +
+                                "/kubefed\" changed since it "
+                                "was read"),
+            std::string::npos)
+      << manager->log();
+  EXPECT_EQ(manager->log().find("\"" + plane.ns() + "/kubefed\" changed since it was read"),
+            manager->log().rfind("\"" + plane.ns() + "/kubefed\" changed since it was read"))
+      << "one stop, however many events: " << manager->log();
+  EXPECT_EQ(plane.leaseHolder(), "") << "the lease is released for the next leader";
+
+  // started again, it runs with the changed spec and stays up
+  auto restarted = plane.start();
+  ASSERT_TRUE(restarted->waitForLog("Starting cluster controller")) << restarted->log();
+  EXPECT_FALSE(restarted->wait(milliseconds(0)).has_value()) << restarted->log();
+  restarted->signal(SIGTERM);
+  EXPECT_EQ(restarted->wait(seconds(20)).value_or(-1), 0) << restarted->log();
+}
+
 TEST(ControllerManagerTest, InvalidKubeFedConfigIsFatalWithTheFieldErrors) {
   ControlPlane plane("kf-cm-invalid");
   plane.writeConfig({{"leaderElect", {{"leaseDuration", "5s"}, {"renewDeadline", "10s"}}}});

@@ -96,6 +96,10 @@ int64_t readyReplicas(const std::string& deployment) {
   Json object = getObject("host", "deployments", deployment, kNamespace);
   if (!object.is_object()) return -1;
   const Json& status = object.value("status", Json::object());
+  // a status written before the last change of the template says nothing about it
+  if (status.value("observedGeneration", int64_t{0}) <
+      object["metadata"].value("generation", int64_t{1}))
+    return -1;
   // only replicas of the current template count (a rollout is over)
   if (status.value("updatedReplicas", int64_t{0}) != status.value("replicas", int64_t{0}))
     return -1;
