@@ -9,21 +9,30 @@
 #include "federation/client/resource_client.h"
 
 namespace kf::manager {
+namespace {
+
+std::string nameOf(const Json& stored) {
+  const Json& metadata = stored.value("metadata", Json::object());
+  return metadata.value("namespace", "") + "/" + metadata.value("name", "");
+}
+
+}  // namespace
+
 bool specChanged(const core::KubeFedConfig& running, const Json& stored) {
   auto parsed = core::KubeFedConfig::fromJson(stored);
   if (!parsed) {
     spdlog::warn(
-        "KubeFedConfig changed but cannot be read, kept running with the one read at "
-        "start: {}",
-        parsed.error().message);
+        "KubeFedConfig \"{}\" changed but cannot be read: {}; still running with the one read "
+        "at start (correct it with kubectl edit)",
+        nameOf(stored), parsed.error().message);
     return false;
   }
   if (parsed.value().spec.toJson() == running.spec.toJson()) return false;
   if (auto errors = core::validateKubeFedConfig(parsed.value(), nullptr); !errors.empty()) {
     spdlog::warn(
-        "KubeFedConfig changed to an invalid spec, kept running with the one read at "
-        "start: {}",
-        errors.front().message());
+        "KubeFedConfig \"{}\" changed to an invalid spec: {}; still running with the one read "
+        "at start (correct it with kubectl edit)",
+        nameOf(stored), errors.front().message());
     return false;
   }
   return true;
@@ -66,7 +75,5 @@ ConfigChangeWatch::ConfigChangeWatch(RestClient& host, const std::string& ns,
 }
 
 ConfigChangeWatch::~ConfigChangeWatch() { informer_.stop(); }
-
-bool ConfigChangeWatch::changed() const { return state_->changed; }
 
 }  // namespace kf::manager

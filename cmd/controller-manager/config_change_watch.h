@@ -29,9 +29,6 @@ class ConfigChangeWatch {
   ConfigChangeWatch(const ConfigChangeWatch&) = delete;
   ConfigChangeWatch& operator=(const ConfigChangeWatch&) = delete;
 
-  // True once a change has requested the stop.
-  bool changed() const;
-
  private:
   struct State;
   std::shared_ptr<State> state_;
