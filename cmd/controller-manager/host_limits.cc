@@ -53,7 +53,9 @@ HostLimits chooseHostLimits(const Options& options, const Result<bool>& has_prio
 
 HostLimits decideHostLimits(const Options& options, RestClient& host) {
   // No request when the flags decide: the start-up then sends what KubeFed's sends.
-  if (hostLimitFlagsGiven(options)) return chooseHostLimits(options, false);
+  if (hostLimitFlagsGiven(options)) {
+    return chooseHostLimits(options, /*has_priority_and_fairness=*/false);
+  }
   return chooseHostLimits(options, hostHasPriorityAndFairness(host));
 }
 

@@ -45,7 +45,8 @@ int fatal(const std::string& message) {
 // at before the host client's limits are decided.
 Result<RestConfig> hostRestConfig(const Options& options) {
   KF_TRY(config, cli::processRestConfig(options.kubeconfig, options.master));
-  RestConfig out = withHostLimits(std::move(config), chooseHostLimits(options, false));
+  RestConfig out = withHostLimits(std::move(config),
+                                  chooseHostLimits(options, /*has_priority_and_fairness=*/false));
   out.user_agent = "kubefed-controller-manager";
   return out;
 }
