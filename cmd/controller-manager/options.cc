@@ -43,8 +43,8 @@ Result<std::optional<Duration>> parseDuration(const std::string& flag, const std
 }
 
 struct RawFlags {
-  std::string qps = "5";
-  std::string burst = "10";
+  std::string qps;  // empty: not given
+  std::string burst;
   std::string member_qps = "20";
   std::string member_burst = "30";
   cli::LogOptions log;
@@ -68,9 +68,11 @@ void declare(cli::FlagSet& flags, Options& o, RawFlags& raw) {
   flags.addString("healthz-addr", 0, &o.healthz_addr, "The address the healthz endpoint binds to.");
   flags.addString("metrics-addr", 0, &o.metrics_addr, "The address the metric endpoint binds to.");
   flags.addString("rest-config-qps", 0, &raw.qps,
-                  "Maximum QPS to the API server from this client.");
+                  "Maximum QPS to the API server from this client (default: 100 if the API "
+                  "server has API Priority and Fairness, else 5).");
   flags.addString("rest-config-burst", 0, &raw.burst,
-                  "Maximum burst for throttle to the API server from this client.");
+                  "Maximum burst for throttle to the API server from this client (default: 200 "
+                  "if the API server has API Priority and Fairness, else 10).");
   flags.addString("member-client-qps", 0, &raw.member_qps,
                   "Maximum QPS to each member cluster's API server (KubeFed's fixed value: 20).");
   flags.addString("member-client-burst", 0, &raw.member_burst,
@@ -96,6 +98,15 @@ void declare(cli::FlagSet& flags, Options& o, RawFlags& raw) {
   raw.log.addTo(flags);
 }
 
+// A flag's value, or nothing when it was not given (as for the string flags).
+template <class T>
+std::string givenValue(const std::optional<T>& value) {
+  if (!value) return "";
+  std::ostringstream out;
+  out << *value;
+  return out.str();
+}
+
 }  // namespace
 
 Result<Options> parseOptions(const std::vector<std::string>& args, const char* default_scope_env) {
@@ -111,8 +122,14 @@ Result<Options> parseOptions(const std::vector<std::string>& args, const char* d
                      "unexpected argument \"" + flags.positional().front() +
                          "\": the controller manager takes flags only (see --help)");
   }
-  KF_TRY(qps, parseDouble("rest-config-qps", raw.qps));
-  KF_TRY(burst, parseInt("rest-config-burst", raw.burst));
+  if (flags.changed("rest-config-qps")) {
+    KF_TRY(qps, parseDouble("rest-config-qps", raw.qps));
+    o.rest_config_qps = qps;
+  }
+  if (flags.changed("rest-config-burst")) {
+    KF_TRY(burst, parseInt("rest-config-burst", raw.burst));
+    o.rest_config_burst = burst;
+  }
   KF_TRY(member_qps, parseDouble("member-client-qps", raw.member_qps));
   KF_TRY(member_burst, parseInt("member-client-burst", raw.member_burst));
   if (!(member_qps > 0)) {
@@ -134,8 +151,6 @@ Result<Options> parseOptions(const std::vector<std::string>& args, const char* d
         "sync-backoff-max", raw.sync_max_backoff,
         "must not be shorter than --sync-backoff-initial (" + raw.sync_initial_backoff + ")");
   }
-  o.rest_config_qps = qps;
-  o.rest_config_burst = burst;
   o.member_client_qps = member_qps;
   o.member_client_burst = member_burst;
   o.verbosity = logging.verbosity;
@@ -157,8 +172,8 @@ std::string describeFlags(const Options& o) {
   out << "--kubefed-namespace=" << o.kubefed_namespace << " --kubeconfig=" << o.kubeconfig
       << " --master=" << o.master << " --kubefed-config=" << o.kubefed_config
       << " --healthz-addr=" << o.healthz_addr << " --metrics-addr=" << o.metrics_addr
-      << " --rest-config-qps=" << o.rest_config_qps
-      << " --rest-config-burst=" << o.rest_config_burst
+      << " --rest-config-qps=" << givenValue(o.rest_config_qps)
+      << " --rest-config-burst=" << givenValue(o.rest_config_burst)
       << " --member-client-qps=" << o.member_client_qps
       << " --member-client-burst=" << o.member_client_burst
       << " --feature-gates=" << o.feature_gates << " --leader-elect=" << std::boolalpha

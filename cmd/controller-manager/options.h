@@ -18,8 +18,9 @@ struct Options {
   std::string kubefed_config;  // a KubeFedConfig YAML file instead of the API object
   std::string healthz_addr = ":8080";
   std::string metrics_addr = ":9090";
-  double rest_config_qps = 5.0;
-  int rest_config_burst = 10;
+  // The host client's limits; unset unless given (host_limits.h chooses the defaults).
+  std::optional<double> rest_config_qps;
+  std::optional<int> rest_config_burst;
   // Each member cluster's client limits (KubeFed: fixed at 20/30).
   double member_client_qps = 20.0;
   int member_client_burst = 30;

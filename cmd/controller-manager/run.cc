@@ -16,6 +16,7 @@
 #include "cmd/cli/logging.h"
 #include "cmd/cli/process_config.h"
 #include "cmd/controller-manager/config_change_watch.h"
+#include "cmd/controller-manager/host_limits.h"
 #include "cmd/controller-manager/kubefed_config_source.h"
 #include "cmd/controller-manager/options.h"
 #include "cmd/controller-manager/servers.h"
@@ -40,11 +41,12 @@ int fatal(const std::string& message) {
   return kExitFatal;
 }
 
+// The host's config at KubeFed's limits, or the flags' when given: what the start-up requests run
+// at before the host client's limits are decided.
 Result<RestConfig> hostRestConfig(const Options& options) {
   KF_TRY(config, cli::processRestConfig(options.kubeconfig, options.master));
-  RestConfig out = std::move(config);
-  if (options.rest_config_qps > 0) out.qps = options.rest_config_qps;
-  if (options.rest_config_burst > 0) out.burst = options.rest_config_burst;
+  RestConfig out = withHostLimits(std::move(config),
+                                  chooseHostLimits(options, /*has_priority_and_fairness=*/false));
   out.user_agent = "kubefed-controller-manager";
   return out;
 }
@@ -182,20 +184,27 @@ int runControllerManager(const std::vector<std::string>& args) {
     return fatal("cannot build the host cluster's client: " + host_config.error().message);
   auto ns = kubefedNamespace(options);
   if (!ns) return fatal(ns.error().message);
-  auto host_client = RestClient::create(host_config.value(), realClock());
-  if (!host_client) return fatal(host_client.error().message);
-  std::shared_ptr<RestClient> host = std::move(host_client).value();
+  auto startup_client = RestClient::create(host_config.value(), realClock());
+  if (!startup_client) return fatal(startup_client.error().message);
 
-  auto kubefed_config = obtainKubeFedConfig(*host, options, ns.value());
+  auto kubefed_config = obtainKubeFedConfig(*startup_client.value(), options, ns.value());
   if (!kubefed_config) {
     if (kubefed_config.error().reason == Reason::kInvalid) {
-      reportInvalidConfig(*host, ns.value(), kubefed_config.error().message);
+      reportInvalidConfig(*startup_client.value(), ns.value(), kubefed_config.error().message);
     }
     return fatal(kubefed_config.error().message);
   }
   FeatureGate gates = kubefedFeatureGates();
   auto config = controlPlaneConfigFrom(kubefed_config.value(), options, ns.value(), gates);
   if (!config) return fatal(config.error().message);
+
+  // A client's limits are fixed when it is made, and every host client of the controllers is
+  // made from this one's config: so the limits are decided before it exists.
+  const HostLimits limits = decideHostLimits(options, *startup_client.value());
+  spdlog::info("{}", describeHostLimits(limits));
+  auto host_client = RestClient::create(withHostLimits(host_config.value(), limits), realClock());
+  if (!host_client) return fatal(host_client.error().message);
+  std::shared_ptr<RestClient> host = std::move(host_client).value();
 
   // Configured: ready to lead or to stand by.
   ready.set(true);

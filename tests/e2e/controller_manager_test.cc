@@ -319,6 +319,49 @@ TEST(ControllerManagerTest, CreatesADefaultedKubeFedConfigWhenAbsent) {
   EXPECT_EQ(config.value()["spec"]["featureGates"].size(), 3u);
 }
 
+// How many times `text` occurs in `log`.
+std::size_t occurrences(const std::string& log, const std::string& text) {
+  std::size_t count = 0;
+  for (auto at = log.find(text); at != std::string::npos; at = log.find(text, at + text.size())) {
+    ++count;
+  }
+  return count;
+}
+
+// Verifies issue 13 item 5: the local kube-apiserver runs API Priority and Fairness (on by
+// default), so without --rest-config-qps/--rest-config-burst the host clients get 100/200; a flag
+// given wins, with KubeFed's default for the other one.
+TEST(ControllerManagerTest,
+     HostClientLimitsAre100And200OnAServerWithPriorityAndFairnessUnlessAFlagIsGiven) {
+  ControlPlane plane("kf-cm-limits");
+  plane.writeConfig();
+  auto manager = plane.start({"-v", "1"});
+  ASSERT_TRUE(manager->waitForLog("Starting cluster controller")) << manager->log();
+  EXPECT_NE(manager->log().find("Host client limits: QPS 100, burst 200 (the host API server has "
+                                "API Priority and Fairness; --rest-config-qps/--rest-config-burst "
+                                "override)"),
+            std::string::npos)
+      << manager->log();
+  EXPECT_EQ(occurrences(manager->log(), "Host client limits:"), 1u) << manager->log();
+  EXPECT_NE(manager->log().find(" --rest-config-qps= --rest-config-burst= "), std::string::npos)
+      << "the Flags line shows them as not given:\n"
+      << manager->log();
+  manager->signal(SIGTERM);
+  EXPECT_EQ(manager->wait(seconds(20)).value_or(-1), 0) << manager->log();
+
+  auto flagged = plane.start({"-v", "1", "--rest-config-qps", "7"});
+  ASSERT_TRUE(flagged->waitForLog("Starting cluster controller")) << flagged->log();
+  EXPECT_NE(flagged->log().find("Host client limits: QPS 7, burst 10 (from "
+                                "--rest-config-qps/--rest-config-burst"),
+            std::string::npos)
+      << flagged->log();
+  EXPECT_EQ(occurrences(flagged->log(), "Host client limits:"), 1u) << flagged->log();
+  EXPECT_NE(flagged->log().find(" --rest-config-qps=7 --rest-config-burst= "), std::string::npos)
+      << flagged->log();
+  flagged->signal(SIGTERM);
+  EXPECT_EQ(flagged->wait(seconds(20)).value_or(-1), 0) << flagged->log();
+}
+
 struct CliResult {
   int exit_code = -1;
   std::string output;

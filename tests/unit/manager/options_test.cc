@@ -17,8 +17,9 @@ TEST(OptionsTest, DefaultsAreKubeFeds) {
   ASSERT_TRUE(options) << options.error().message;
   EXPECT_EQ(options.value().healthz_addr, ":8080");
   EXPECT_EQ(options.value().metrics_addr, ":9090");
-  EXPECT_EQ(options.value().rest_config_qps, 5.0);
-  EXPECT_EQ(options.value().rest_config_burst, 10);
+  // Not given: host_limits.h chooses them by the host API server.
+  EXPECT_EQ(options.value().rest_config_qps, std::nullopt);
+  EXPECT_EQ(options.value().rest_config_burst, std::nullopt);
   EXPECT_EQ(options.value().member_client_qps, 20.0);
   EXPECT_EQ(options.value().member_client_burst, 30);
   EXPECT_TRUE(options.value().leader_elect);
@@ -66,6 +67,14 @@ TEST(OptionsTest, ParsesEveryFlag) {
   EXPECT_EQ(o.default_scope, "Namespaced");
 }
 
+TEST(OptionsTest, TheFlagsLineShowsTheHostLimitsOnlyWhenGiven) {
+  const std::string unset = describeFlags(parseOptions({}, nullptr).value());
+  EXPECT_NE(unset.find(" --rest-config-qps= --rest-config-burst= "), std::string::npos) << unset;
+  const std::string given =
+      describeFlags(parseOptions({"--rest-config-qps", "7"}, nullptr).value());
+  EXPECT_NE(given.find(" --rest-config-qps=7 --rest-config-burst= "), std::string::npos) << given;
+}
+
 TEST(OptionsTest, BadValuesNameTheFlag) {
   struct Case {
     std::vector<std::string> args;
@@ -76,6 +85,9 @@ TEST(OptionsTest, BadValuesNameTheFlag) {
            {{"--rest-config-burst", "ten"},
             nullptr,
             "invalid value \"ten\" for flag --rest-config-burst: expected an integer"},
+           {{"--rest-config-qps="},
+            nullptr,
+            "invalid value \"\" for flag --rest-config-qps: expected a number"},
            {{"--leader-elect-retry-period", "-1s"}, nullptr, "--leader-elect-retry-period"},
            {{"--sync-backoff-initial", "10s", "--sync-backoff-max", "5s"},
             nullptr,
