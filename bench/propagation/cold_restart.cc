@@ -114,7 +114,8 @@ struct SyncProgress {
   long reconciles = 0;
   double reconcile_seconds = 0;  // the sum of their durations
   bool queue_empty = false;
-  long queue_adds = 0;
+  long queue_depth = 0;
+  long queue_adds = 0;  // every add requested, delayed ones included
 };
 
 std::optional<SyncProgress> syncProgress(int port) {
@@ -134,7 +135,10 @@ std::optional<SyncProgress> syncProgress(int port) {
   }
   for (const auto& s : metrics::samplesNamed(text, "workqueue_depth")) {
     const auto name = s.labels.find("name");
-    if (name != s.labels.end() && name->second == kSyncQueue) progress.queue_empty = s.value == 0;
+    if (name != s.labels.end() && name->second == kSyncQueue) {
+      progress.queue_depth = std::lround(s.value);
+      progress.queue_empty = progress.queue_depth == 0;
+    }
   }
   for (const auto& s : metrics::samplesNamed(text, "workqueue_adds_total")) {
     const auto name = s.labels.find("name");
@@ -191,11 +195,13 @@ int runColdRestart(const std::string& kubeconfig, const std::vector<std::string>
 
   static const std::regex metrics_port(R"(Serving /metrics on \S+ \(port ([0-9]+)\))");
   std::optional<int> port;
-  // The phases: leader elected; the initial lists delivered (one add per federated object from
-  // the host's list and one per member object from each member's); first reconcile (after the
-  // PropagatedVersions are loaded); every object reconciled.
-  const long initial_adds = expected * static_cast<long>(members.size() + 1);
-  std::optional<double> leader_seconds, listed_seconds, first_reconcile_seconds;
+  // The phases: leader elected; the host's list of federated objects delivered (its adds are
+  // immediate, so the queue holds most of them at once; the member informers' adds, and the
+  // requeues of objects reconciled before every cache synced, wait in the delaying queue and
+  // leave its depth alone); first reconcile (of any federated type); every object reconciled.
+  // Each change of the figures goes to stderr as a timeline, for finding where the time goes.
+  std::optional<double> leader_seconds, host_listed_seconds, first_reconcile_seconds;
+  std::string last_timeline;
   SyncProgress progress;
   while (secondsSince(start) < 1800) {
     if (waitpid(pid, nullptr, WNOHANG) == pid) {
@@ -211,8 +217,15 @@ int runColdRestart(const std::string& kubeconfig, const std::vector<std::string>
     }
     if (port) {
       if (auto now = syncProgress(*port)) progress = *now;
-      if (!listed_seconds && progress.queue_adds >= initial_adds) {
-        listed_seconds = secondsSince(start);
+      const std::string timeline = "reconciles=" + std::to_string(progress.reconciles) +
+                                   " queue_adds=" + std::to_string(progress.queue_adds) +
+                                   " queue_depth=" + std::to_string(progress.queue_depth);
+      if (timeline != last_timeline) {
+        std::fprintf(stderr, "restart t=%.1f %s\n", secondsSince(start), timeline.c_str());
+        last_timeline = timeline;
+      }
+      if (!host_listed_seconds && 2 * progress.queue_depth >= expected) {
+        host_listed_seconds = secondsSince(start);
       }
       if (!first_reconcile_seconds && progress.reconciles > 0) {
         first_reconcile_seconds = secondsSince(start);
@@ -251,12 +264,12 @@ int runColdRestart(const std::string& kubeconfig, const std::vector<std::string>
   const auto settled = port ? syncProgress(*port) : std::nullopt;
   std::printf(
       "mode=restart federated_objects=%ld stop_seconds=%.2f leader_seconds=%.2f "
-      "listed_seconds=%.2f first_reconcile_seconds=%.2f seconds=%.2f reconciles=%ld "
+      "host_listed_seconds=%.2f first_reconcile_seconds=%.2f seconds=%.2f reconciles=%ld "
       "reconcile_ms_mean=%.2f "
       "cpu_seconds=%.2f peak_rss_mib=%.1f member_writes=%ld host_writes=%ld "
       "settled_seconds=%.2f settled_reconciles=%ld settled_cpu_seconds=%.2f "
       "settled_peak_rss_mib=%.1f settled_member_writes=%ld settled_host_writes=%ld\n",
-      expected, stop_seconds, leader_seconds.value_or(-1), listed_seconds.value_or(-1),
+      expected, stop_seconds, leader_seconds.value_or(-1), host_listed_seconds.value_or(-1),
       first_reconcile_seconds.value_or(-1), seconds, progress.reconciles,
       progress.reconciles > 0 ? 1000 * progress.reconcile_seconds / progress.reconciles : 0.0,
       usage.cpu_seconds, static_cast<double>(usage.peak_rss_kib) / 1024.0, member_writes,

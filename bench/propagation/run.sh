@@ -110,7 +110,7 @@ YAML
   rows+=("| $count | $MEMBERS | direct writer (QPS $MEMBER_QPS, burst $MEMBER_BURST per member) | $(get "$direct" seconds) | $(get "$direct" p50) | $(get "$direct" p99) | | | | | $(get "$direct" member_writes_per_object) | | |")
   rows+=("| $count | $MEMBERS | ratio controller / direct | $(ratio "$(get "$fed" seconds)" "$(get "$direct" seconds)") | $(ratio "$(get "$fed" p50)" "$(get "$direct" p50)") | $(ratio "$(get "$fed" p99)" "$(get "$direct" p99)") | | | | | | | |")
   if [[ $RESTART == 1 ]]; then
-    restarts+=("| $count | $MEMBERS | $(get "$restart" stop_seconds) | $(get "$restart" leader_seconds) | $(get "$restart" listed_seconds) | $(get "$restart" first_reconcile_seconds) | $(get "$restart" seconds) | $(get "$restart" reconciles) | $(get "$restart" reconcile_ms_mean) | $(get "$restart" cpu_seconds) | $(get "$restart" peak_rss_mib) | $(get "$restart" member_writes) | $(get "$restart" host_writes) | $(get "$restart" settled_seconds) | $(get "$restart" settled_reconciles) | $(get "$restart" settled_cpu_seconds) | $(get "$restart" settled_peak_rss_mib) | $(get "$restart" settled_member_writes) | $(get "$restart" settled_host_writes) |")
+    restarts+=("| $count | $MEMBERS | $(get "$restart" stop_seconds) | $(get "$restart" leader_seconds) | $(get "$restart" host_listed_seconds) | $(get "$restart" first_reconcile_seconds) | $(get "$restart" seconds) | $(get "$restart" reconciles) | $(get "$restart" reconcile_ms_mean) | $(get "$restart" cpu_seconds) | $(get "$restart" peak_rss_mib) | $(get "$restart" member_writes) | $(get "$restart" host_writes) | $(get "$restart" settled_seconds) | $(get "$restart" settled_reconciles) | $(get "$restart" settled_cpu_seconds) | $(get "$restart" settled_peak_rss_mib) | $(get "$restart" settled_member_writes) | $(get "$restart" settled_host_writes) |")
   fi
 done
 
@@ -122,9 +122,9 @@ echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
 if [[ $RESTART == 1 ]]; then
   echo
-  echo "Cold restart: the controller manager stopped (SIGTERM; stop = until the old process exited) and started again with the same arguments; times from starting the new process: leader elected, the initial lists of the host and the members delivered (one queue add per object), first reconcile, every federated object reconciled (reconciles, their mean duration, the process's CPU, peak RSS and the writes caused until then); then again once KubeFed's later passes (member events after RetryDelay 10 s, clusters available after 20 s) are over."
+  echo "Cold restart: the controller manager stopped (SIGTERM; stop = until the old process exited) and started again with the same arguments; times from starting the new process: leader elected, the host informer's list of the federated objects delivered (the sync queue holding half of them or more), first reconcile, every federated object reconciled (reconciles, their mean duration, the process's CPU, peak RSS and the writes caused until then); then again once KubeFed's later passes (member events after RetryDelay 10 s, clusters available after 20 s) are over."
   echo
-  echo "| objects | members | stop (s) | leader (s) | lists delivered (s) | first reconcile (s) | every object reconciled (s) | reconciles | mean reconcile (ms) | CPU (s) | peak RSS (MiB) | member writes | host writes | settled (s) | reconciles | CPU (s) | peak RSS (MiB) | member writes | host writes |"
+  echo "| objects | members | stop (s) | leader (s) | host list delivered (s) | first reconcile (s) | every object reconciled (s) | reconciles | mean reconcile (ms) | CPU (s) | peak RSS (MiB) | member writes | host writes | settled (s) | reconciles | CPU (s) | peak RSS (MiB) | member writes | host writes |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
   printf '%s\n' "${restarts[@]}"
 fi
