@@ -94,11 +94,12 @@ long memberWrites(const std::vector<std::unique_ptr<RestClient>>& members) {
 
 // Starts `args` in `dir` with its output appended to `log`; the child's PID.
 int spawn(const std::vector<std::string>& args, const std::string& dir, const std::string& log) {
-  const pid_t pid = fork();
-  if (pid != 0) return pid;
+  // Built before fork(): the child of a threaded process may only make async-signal-safe calls.
   std::vector<char*> argv;
   for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
   argv.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid != 0) return pid;
   const int out = open(log.c_str(), O_WRONLY | O_APPEND | O_CREAT, 0644);
   const int in = open("/dev/null", O_RDONLY);
   if (chdir(dir.c_str()) != 0 || out < 0 || in < 0) _exit(126);
