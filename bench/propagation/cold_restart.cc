@@ -155,11 +155,19 @@ int runColdRestart(const std::string& kubeconfig, const std::vector<std::string>
                    const std::string& run_dir) {
   const std::string pid_file = run_dir + "/controller-manager.pid";
   const std::string log = run_dir + "/controller-manager.log";
-  const int old_pid = std::stoi(readFile(pid_file));
-  const std::vector<std::string> args = commandLineOf(old_pid);
+  int old_pid = 0;
+  try {
+    old_pid = std::stoi(readFile(pid_file));
+  } catch (const std::exception&) {
+    // Reported below with the other ways the file can be wrong.
+  }
+  const std::vector<std::string> args =
+      old_pid > 0 ? commandLineOf(old_pid) : std::vector<std::string>{};
   if (args.empty() || args[0].find("controller-manager") == std::string::npos) {
-    std::fprintf(stderr, "%s: PID %d is not a running controller manager\n", pid_file.c_str(),
-                 old_pid);
+    std::fprintf(stderr,
+                 "%s: no running controller manager's PID in it (give the run directory of a "
+                 "federation that hack/federation.sh brought up)\n",
+                 pid_file.c_str());
     return 1;
   }
   const std::string dir =

@@ -226,6 +226,25 @@ int runDirect(const std::string& kubeconfig, const std::vector<std::string>& mem
   return 0;
 }
 
+// The mode the arguments after --kubeconfig (and --members) name.
+int runMode(const std::string& kubeconfig, const std::vector<std::string>& members,
+            const std::vector<std::string>& args, const char* usage) {
+  if (args.size() == 4 && args[0] == "federated") {
+    return runFederated(kubeconfig, members, args[1], std::stoi(args[2]), std::stoi(args[3]));
+  }
+  if ((args.size() == 3 || args.size() == 5) && args[0] == "direct") {
+    // KubeFed's member-client limits (spec §2.1) unless given.
+    const double qps = args.size() == 5 ? std::stod(args[3]) : 20;
+    const int burst = args.size() == 5 ? std::stoi(args[4]) : 30;
+    return runDirect(kubeconfig, members, args[1], std::stoi(args[2]), qps, burst);
+  }
+  if (args.size() == 2 && args[0] == "restart") {
+    return kf::bench::runColdRestart(kubeconfig, members, args[1]);
+  }
+  std::fprintf(stderr, "%s", usage);
+  return 2;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -253,18 +272,11 @@ int main(int argc, char** argv) {
     args.erase(args.begin(), args.begin() + 2);
   }
   const std::vector<std::string> members = kf::bench::memberNames(member_count);
-  if (args.size() == 4 && args[0] == "federated") {
-    return runFederated(kubeconfig, members, args[1], std::stoi(args[2]), std::stoi(args[3]));
+  try {
+    return runMode(kubeconfig, members, args, usage);
+  } catch (const std::logic_error& e) {  // std::stoi/stod on what is not a number
+    std::fprintf(stderr, "propagation_bench: a COUNT, PID, QPS or burst is not a number (%s)\n%s",
+                 e.what(), usage);
+    return 2;
   }
-  if ((args.size() == 3 || args.size() == 5) && args[0] == "direct") {
-    // KubeFed's member-client limits (spec §2.1) unless given.
-    const double qps = args.size() == 5 ? std::stod(args[3]) : 20;
-    const int burst = args.size() == 5 ? std::stoi(args[4]) : 30;
-    return runDirect(kubeconfig, members, args[1], std::stoi(args[2]), qps, burst);
-  }
-  if (args.size() == 2 && args[0] == "restart") {
-    return kf::bench::runColdRestart(kubeconfig, members, args[1]);
-  }
-  std::fprintf(stderr, "%s", usage);
-  return 2;
 }
