@@ -24,15 +24,16 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // Every sync controller's reconciles that found a federated object: one per federated object
-// and pass (the sync controllers do not label controller_runtime_reconcile_*). The run's one
+// and pass (the sync controllers do not report controller_runtime_reconcile_*). The run's one
 // FederatedNamespace counts too: at most one reconcile more than the ConfigMaps' own.
 constexpr const char* kFederatedReconciles = "reconcile_federated_resources_duration_seconds";
 // The FederatedConfigMaps' sync queue.
 constexpr const char* kSyncQueue = "federatedconfigmap";
-// A restart makes KubeFed's sync controller look at every object more than once, by design: the
-// member informers' initial adds enqueue each federated object again after RetryDelay (10 s), and
-// the clusters becoming available enqueue every object after clusterAvailableDelay (20 s) plus
-// 3 s. Writes are counted again once these passes are over.
+// A restart makes KubeFed's sync controller look at objects more than once, by design: the
+// member informers' initial adds enqueue each federated object again after RetryDelay (10 s); a
+// reconcile before every cache synced returns NotSynced and is requeued after
+// clusterAvailableDelay (20 s), as is every object once a cluster becomes available. Writes are
+// counted again once these passes are over.
 constexpr double kSettleSeconds = 30;
 // What the sync controller writes: the member objects of the enabled types, and in the host the
 // federated objects (finalizer, status) and their PropagatedVersions.

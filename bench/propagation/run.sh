@@ -122,7 +122,7 @@ echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
 if [[ $RESTART == 1 ]]; then
   echo
-  echo "Cold restart: the controller manager stopped (SIGTERM; stop = until the old process exited) and started again with the same arguments; times from starting the new process: leader elected, the host informer's list of the federated objects delivered (the sync queue holding half of them or more), first reconcile, every federated object reconciled (reconciles, their mean duration, the process's CPU, peak RSS and the writes caused until then); then again once KubeFed's later passes (member events after RetryDelay 10 s, clusters available after 20 s) are over."
+  echo "Cold restart: the controller manager stopped (SIGTERM; stop = until the old process exited) and started again with the same arguments; times from starting the new process: leader elected, the host informer's list of the federated objects delivered (the sync queue holding half of them or more), first reconcile, every federated object reconciled (reconciles, their mean duration, the process's CPU, peak RSS and the writes caused until then); then again once KubeFed's later passes (member events after RetryDelay 10 s, NotSynced requeues after clusterAvailableDelay 20 s) are over. First reconcile: of any federated type."
   echo
   echo "| objects | members | stop (s) | leader (s) | host list delivered (s) | first reconcile (s) | every object reconciled (s) | reconciles | mean reconcile (ms) | CPU (s) | peak RSS (MiB) | member writes | host writes | settled (s) | reconciles | CPU (s) | peak RSS (MiB) | member writes | host writes |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
