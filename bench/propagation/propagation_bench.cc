@@ -1,12 +1,14 @@
 // Propagation benchmark: how long the controller manager takes to propagate COUNT federated
 // ConfigMaps to every member, and what a direct writer (the same objects created straight into
-// the members with the controller's member-client limits) takes: our physical limit.
+// the members with the controller's member-client limits) takes: our physical limit. And a cold
+// restart of the controller manager once everything is propagated (cold_restart.h).
 //
-//   propagation_bench --kubeconfig F federated NAMESPACE COUNT MANAGER_PID
-//   propagation_bench --kubeconfig F direct NAMESPACE COUNT [MEMBER_QPS MEMBER_BURST]
+//   propagation_bench --kubeconfig F [--members N] federated NAMESPACE COUNT MANAGER_PID
+//   propagation_bench --kubeconfig F [--members N] direct NAMESPACE COUNT [MEMBER_QPS MEMBER_BURST]
+//   propagation_bench --kubeconfig F [--members N] restart RUN_DIR
 //
-// The direct writer's limits default to the controller's member-client limits (KubeFed's QPS 20,
-// burst 30).
+// The members are member1..memberN (N = 2 unless given). The direct writer's limits default to
+// the controller's member-client limits (KubeFed's QPS 20, burst 30).
 //
 // Prints one line of key=value figures for bench/propagation/run.sh.
 
@@ -25,103 +27,42 @@
 #include <thread>
 #include <vector>
 
-#include "federation/client/kubeconfig.h"
+#include "bench/propagation/bench_support.h"
+#include "bench/propagation/cold_restart.h"
 #include "federation/client/resource_client.h"
 #include "federation/informer/shared_informer.h"
-#include "federation/metrics/sample_parse.h"
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
 using kf::GroupVersionResource;
 using kf::Json;
+using kf::bench::clientFor;
+using kf::bench::percentile;
+using kf::bench::ProcessUsage;
+using kf::bench::usageOf;
+using kf::bench::writesTo;
 
 const GroupVersionResource kConfigMaps{"", "v1", "configmaps", true};
 const GroupVersionResource kFederatedConfigMaps{"types.kubefed.io", "v1beta1",
                                                 "federatedconfigmaps", true};
-const std::vector<std::string> kMembers = {"member1", "member2"};
 
-std::unique_ptr<kf::RestClient> clientFor(const std::string& kubeconfig, const std::string& context,
-                                          double qps, int burst) {
-  auto config = kf::loadRestConfig({kubeconfig, context, "", ""});
-  if (!config) {
-    std::fprintf(stderr, "%s: %s\n", context.c_str(), config.error().describe().c_str());
-    std::exit(2);
-  }
-  config.value().qps = qps;
-  config.value().burst = burst;
-  auto client = kf::RestClient::create(config.value(), kf::realClock());
-  if (!client) std::exit(2);
-  return std::move(client).value();
-}
-
-// Write requests the API server counted for `resources` (its own apiserver_request_total).
-long writesTo(kf::RestClient& client, const std::vector<std::string>& resources) {
-  auto metrics = client.send({.path = "/metrics"});
-  if (!metrics) return -1;
-  long total = 0;
-  for (const std::string& resource : resources) {
-    total += kf::metrics::apiServerWrites(metrics.value().body, resource);
-  }
-  return total;
-}
 long configMapWrites(kf::RestClient& client) { return writesTo(client, {"configmaps"}); }
-
-// The sum of every sample of `metric` in the host's /metrics (API Priority and Fairness: how many
-// requests it dispatched and rejected); -1 when the metrics cannot be read.
-long metricTotal(kf::RestClient& client, const std::string& metric) {
-  auto metrics = client.send({.path = "/metrics"});
-  if (!metrics) return -1;
-  double total = 0;
-  for (const auto& sample : kf::metrics::samplesNamed(metrics.value().body, metric)) {
-    total += sample.value;
-  }
-  return std::lround(total);
-}
 
 // What the sync controller writes to the host per federated object (and the bench's creates).
 const std::vector<std::string> kHostResources = {"federatedconfigmaps", "propagatedversions"};
 
-struct ProcessUsage {
-  double cpu_seconds = 0;
-  long peak_rss_kib = 0;
-};
-
-ProcessUsage usageOf(int pid) {
-  ProcessUsage usage;
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
-  std::istringstream fields(text.substr(text.rfind(')') + 2));
-  std::vector<std::string> f;
-  for (std::string field; fields >> field;) f.push_back(field);
-  if (f.size() > 13) {
-    // utime and stime are fields 14 and 15 of /proc/PID/stat (11 and 12 after the command).
-    usage.cpu_seconds =
-        (std::stod(f[11]) + std::stod(f[12])) / static_cast<double>(sysconf(_SC_CLK_TCK));
-  }
-  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
-  for (std::string line; std::getline(status, line);) {
-    if (line.rfind("VmHWM:", 0) == 0) usage.peak_rss_kib = std::stol(line.substr(6));
-  }
-  return usage;
-}
-
-double percentile(std::vector<double> values, double p) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const auto index = static_cast<std::size_t>(p * static_cast<double>(values.size() - 1) + 0.5);
-  return values[std::min(index, values.size() - 1)];
-}
-
 std::string objectName(int i) { return "bench-" + std::to_string(i); }
 
-Json federatedConfigMap(const std::string& ns, int i) {
+Json federatedConfigMap(const std::string& ns, int i, const std::vector<std::string>& members) {
+  Json clusters = Json::array();
+  for (const auto& m : members) clusters.push_back({{"name", m}});
   return {{"apiVersion", "types.kubefed.io/v1beta1"},
           {"kind", "FederatedConfigMap"},
           {"metadata", {{"name", objectName(i)}, {"namespace", ns}}},
           {"spec",
            {{"template", {{"data", {{"index", std::to_string(i)}, {"payload", "x"}}}}},
-            {"placement", {{"clusters", {{{"name", "member1"}}, {{"name", "member2"}}}}}}}}};
+            {"placement", {{"clusters", clusters}}}}}};
 }
 
 // Records when each ConfigMap first appears in one member.
@@ -153,15 +94,16 @@ bool propagated(const Json& federated) {
   return false;
 }
 
-int runFederated(const std::string& kubeconfig, const std::string& ns, int count, int pid) {
+int runFederated(const std::string& kubeconfig, const std::vector<std::string>& member_names,
+                 const std::string& ns, int count, int pid) {
   auto host = clientFor(kubeconfig, "host", 1000, 2000);
   std::map<std::string, std::unique_ptr<kf::RestClient>> members;
-  for (const auto& m : kMembers) members[m] = clientFor(kubeconfig, m, 1000, 2000);
+  for (const auto& m : member_names) members[m] = clientFor(kubeconfig, m, 1000, 2000);
   std::map<std::string, long> writes_before;
   for (const auto& [name, client] : members) writes_before[name] = configMapWrites(*client);
   const long host_writes_before = writesTo(*host, kHostResources);
   const long apf_rejected_before =
-      metricTotal(*host, "apiserver_flowcontrol_rejected_requests_total");
+      kf::bench::metricTotal(*host, "apiserver_flowcontrol_rejected_requests_total");
 
   Arrivals arrivals;
   std::vector<std::unique_ptr<kf::SharedInformer>> informers;
@@ -184,7 +126,7 @@ int runFederated(const std::string& kubeconfig, const std::string& ns, int count
   std::vector<Clock::time_point> created(static_cast<std::size_t>(count));
   const auto start = Clock::now();
   for (int i = 0; i < count; ++i) {
-    auto done = federated.create(federatedConfigMap(ns, i));
+    auto done = federated.create(federatedConfigMap(ns, i, member_names));
     if (!done) {
       std::fprintf(stderr, "create %s: %s\n", objectName(i).c_str(),
                    done.error().describe().c_str());
@@ -192,7 +134,7 @@ int runFederated(const std::string& kubeconfig, const std::string& ns, int count
     }
     created[static_cast<std::size_t>(i)] = Clock::now();
   }
-  const auto expected = static_cast<std::size_t>(count) * kMembers.size();
+  const auto expected = static_cast<std::size_t>(count) * member_names.size();
   const auto deadline = Clock::now() + std::chrono::minutes(30);
   while (arrivals.count() < expected && Clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -222,7 +164,8 @@ int runFederated(const std::string& kubeconfig, const std::string& ns, int count
   // Requests the host's API Priority and Fairness refused (429) during the run: the server's
   // own protection, what the client-side limit would otherwise stand in for.
   const long apf_rejected =
-      metricTotal(*host, "apiserver_flowcontrol_rejected_requests_total") - apf_rejected_before;
+      kf::bench::metricTotal(*host, "apiserver_flowcontrol_rejected_requests_total") -
+      apf_rejected_before;
 
   std::vector<double> latencies;
   for (const auto& [key, at] : arrivals.all()) {
@@ -231,24 +174,29 @@ int runFederated(const std::string& kubeconfig, const std::string& ns, int count
         std::chrono::duration<double>(at - created[static_cast<std::size_t>(index)]).count());
   }
   for (auto& informer : informers) informer->stop();
+  const double cpu_seconds = usage_after.cpu_seconds - usage_before.cpu_seconds;
+  // Growth per object: the peak less what the process held before the first create (its
+  // caches of the empty federation).
+  const double rss_growth_kib =
+      static_cast<double>(usage_after.peak_rss_kib - usage_before.rss_kib);
   std::printf(
       "mode=federated objects=%d seconds=%.2f p50=%.3f p99=%.3f cpu_seconds=%.2f "
-      "peak_rss_mib=%.1f member_writes_per_object=%.2f host_writes_per_object=%.2f "
-      "host_apf_rejected=%ld\n",
+      "cpu_ms_per_object=%.2f peak_rss_mib=%.1f rss_growth_kib_per_object=%.1f "
+      "member_writes_per_object=%.2f host_writes_per_object=%.2f host_apf_rejected=%ld\n",
       count, std::chrono::duration<double>(finished - start).count(), percentile(latencies, 0.5),
-      percentile(latencies, 0.99), usage_after.cpu_seconds - usage_before.cpu_seconds,
-      static_cast<double>(usage_after.peak_rss_kib) / 1024.0,
+      percentile(latencies, 0.99), cpu_seconds, 1000 * cpu_seconds / count,
+      static_cast<double>(usage_after.peak_rss_kib) / 1024.0, rss_growth_kib / count,
       static_cast<double>(writes) / static_cast<double>(count),
       static_cast<double>(host_writes) / static_cast<double>(count), apf_rejected);
   return 0;
 }
 
-int runDirect(const std::string& kubeconfig, const std::string& ns, int count, double qps,
-              int burst) {
+int runDirect(const std::string& kubeconfig, const std::vector<std::string>& member_names,
+              const std::string& ns, int count, double qps, int burst) {
   // The controller's member-client limits, one writer per member, concurrently, as the
   // controller dispatches to clusters in parallel.
   std::map<std::string, std::unique_ptr<kf::RestClient>> members;
-  for (const auto& m : kMembers) members[m] = clientFor(kubeconfig, m, qps, burst);
+  for (const auto& m : member_names) members[m] = clientFor(kubeconfig, m, qps, burst);
   std::mutex mu;
   std::vector<double> latencies;
   std::atomic<bool> failed{false};
@@ -274,26 +222,61 @@ int runDirect(const std::string& kubeconfig, const std::string& ns, int count, d
   std::printf("mode=direct objects=%d seconds=%.2f p50=%.3f p99=%.3f member_writes_per_object=%d\n",
               count, std::chrono::duration<double>(Clock::now() - start).count(),
               percentile(latencies, 0.5), percentile(latencies, 0.99),
-              static_cast<int>(kMembers.size()));
+              static_cast<int>(member_names.size()));
   return 0;
+}
+
+// The mode the arguments after --kubeconfig (and --members) name.
+int runMode(const std::string& kubeconfig, const std::vector<std::string>& members,
+            const std::vector<std::string>& args, const char* usage) {
+  if (args.size() == 4 && args[0] == "federated") {
+    return runFederated(kubeconfig, members, args[1], std::stoi(args[2]), std::stoi(args[3]));
+  }
+  if ((args.size() == 3 || args.size() == 5) && args[0] == "direct") {
+    // KubeFed's member-client limits (spec §2.1) unless given.
+    const double qps = args.size() == 5 ? std::stod(args[3]) : 20;
+    const int burst = args.size() == 5 ? std::stoi(args[4]) : 30;
+    return runDirect(kubeconfig, members, args[1], std::stoi(args[2]), qps, burst);
+  }
+  if (args.size() == 2 && args[0] == "restart") {
+    return kf::bench::runColdRestart(kubeconfig, members, args[1]);
+  }
+  std::fprintf(stderr, "%s", usage);
+  return 2;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.size() >= 5 && args[0] == "--kubeconfig" && args[2] == "federated" && args.size() == 6) {
-    return runFederated(args[1], args[3], std::stoi(args[4]), std::stoi(args[5]));
+  const char* usage =
+      "usage: propagation_bench --kubeconfig F [--members N] federated NAMESPACE COUNT "
+      "MANAGER_PID\n"
+      "       propagation_bench --kubeconfig F [--members N] direct NAMESPACE COUNT "
+      "[MEMBER_QPS MEMBER_BURST]\n"
+      "       propagation_bench --kubeconfig F [--members N] restart RUN_DIR\n";
+  if (args.size() < 3 || args[0] != "--kubeconfig") {
+    std::fprintf(stderr, "%s", usage);
+    return 2;
   }
-  if ((args.size() == 5 || args.size() == 7) && args[0] == "--kubeconfig" && args[2] == "direct") {
-    // KubeFed's member-client limits (spec §2.1) unless given.
-    const double qps = args.size() == 7 ? std::stod(args[5]) : 20;
-    const int burst = args.size() == 7 ? std::stoi(args[6]) : 30;
-    return runDirect(args[1], args[3], std::stoi(args[4]), qps, burst);
+  const std::string kubeconfig = args[1];
+  args.erase(args.begin(), args.begin() + 2);
+  int member_count = 2;
+  if (args.size() >= 2 && args[0] == "--members") {
+    member_count = std::atoi(args[1].c_str());
+    if (member_count < 1) {
+      std::fprintf(stderr, "--members %s: give the number of members, 1 or more\n",
+                   args[1].c_str());
+      return 2;
+    }
+    args.erase(args.begin(), args.begin() + 2);
   }
-  std::fprintf(stderr,
-               "usage: propagation_bench --kubeconfig F federated NAMESPACE COUNT MANAGER_PID\n"
-               "       propagation_bench --kubeconfig F direct NAMESPACE COUNT "
-               "[MEMBER_QPS MEMBER_BURST]\n");
-  return 2;
+  const std::vector<std::string> members = kf::bench::memberNames(member_count);
+  try {
+    return runMode(kubeconfig, members, args, usage);
+  } catch (const std::logic_error& e) {  // std::stoi/stod on what is not a number
+    std::fprintf(stderr, "propagation_bench: a COUNT, PID, QPS or burst is not a number (%s)\n%s",
+                 e.what(), usage);
+    return 2;
+  }
 }

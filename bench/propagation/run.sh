@@ -1,8 +1,18 @@
 #!/usr/bin/env bash
-# Propagation benchmark: COUNT federated ConfigMaps (default "1000 5000") placed in two members,
+# Propagation benchmark: COUNT federated ConfigMaps (default "1000 5000") placed in every member,
 # propagated by the controller manager (release build, KubeFed's default KubeFedConfig), against
-# a direct writer that creates the same ConfigMaps straight into both members with the
+# a direct writer that creates the same ConfigMaps straight into the members with the
 # controller's member-client limits in the same run. Prints a Markdown table.
+#
+# One command per measurement (the README's tables):
+#   bench/propagation/run.sh 1000 5000                        KubeFed's member limits (QPS 20)
+#   HOST_QPS=5 HOST_BURST=10 bench/propagation/run.sh 200     KubeFed's host limits
+#   MEMBER_QPS=1000 MEMBER_BURST=2000 HOST_QPS=1000 HOST_BURST=2000 \
+#     bench/propagation/run.sh 1000 5000 10000                 limits lifted; scale curve
+#   MEMBERS=4 MEMBER_QPS=1000 MEMBER_BURST=2000 HOST_QPS=1000 HOST_BURST=2000 \
+#     bench/propagation/run.sh 5000                            four members
+#   RESTART=1 MEMBER_QPS=1000 MEMBER_BURST=2000 HOST_QPS=1000 HOST_BURST=2000 \
+#     bench/propagation/run.sh 30000                           and a cold restart
 #
 # Settings (environment):
 #   HOST_QPS, HOST_BURST      the controller manager's host client (--rest-config-qps/-burst;
@@ -13,8 +23,20 @@
 #   MEMBER_QPS, MEMBER_BURST  the member clients' limits, of the controller
 #                             (--member-client-qps/-burst) and of the direct writer alike
 #                             (default KubeFed's 20/30; "limits lifted": 1000/2000).
+#   MEMBERS                   how many members, member1..memberN (default 2); every federated
+#                             object is placed in all of them, the direct writer writes to all.
+#   RESTART=1                 once every federated object is propagated, stop the controller
+#                             manager (SIGTERM), start it again with the same arguments and
+#                             measure until it has reconciled every federated object again:
+#                             time, member and host writes caused, its CPU and peak RSS.
+#   BENCH_LOG_DIR             keep each size's controller manager log there
+#                             (controller-manager-COUNT-MEMBERS.log)
+#   BENCH_RUN_DIR             the run directory of the clusters (default
+#                             /dev/shm/kubefed-cpp-bench-propagation); give one of your own when
+#                             another run may use the default. It is taken down at the end.
 #
-# Usage: [HOST_QPS=5 HOST_BURST=10] [MEMBER_QPS=20 MEMBER_BURST=30] bench/propagation/run.sh [COUNT...]
+# Usage: [HOST_QPS=.. HOST_BURST=..] [MEMBER_QPS=.. MEMBER_BURST=..] [MEMBERS=N] [RESTART=1]
+#        [BENCH_RUN_DIR=DIR] bench/propagation/run.sh [COUNT...]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 COUNTS=("$@")
@@ -22,14 +44,20 @@ COUNTS=("$@")
 
 HOST_QPS=${HOST_QPS:-200} HOST_BURST=${HOST_BURST:-400}
 MEMBER_QPS=${MEMBER_QPS:-20} MEMBER_BURST=${MEMBER_BURST:-30}
+MEMBERS=${MEMBERS:-2} RESTART=${RESTART:-0}
 for setting in HOST_QPS HOST_BURST MEMBER_QPS MEMBER_BURST; do
   [[ ${!setting} =~ ^[0-9]+([.][0-9]+)?$ ]] || {
     echo "run.sh: $setting=${!setting} is not a number (e.g. $setting=20)" >&2
     exit 2
   }
 done
-for setting in HOST_BURST MEMBER_BURST; do
+for setting in HOST_BURST MEMBER_BURST MEMBERS; do
   [[ ${!setting} =~ ^[0-9]+$ ]] || { echo "run.sh: $setting=${!setting} must be a whole number" >&2; exit 2; }
+done
+[[ $MEMBERS -ge 1 ]] || { echo "run.sh: MEMBERS=$MEMBERS: give 1 or more members" >&2; exit 2; }
+[[ $RESTART == 0 || $RESTART == 1 ]] || { echo "run.sh: RESTART=$RESTART: give 0 or 1" >&2; exit 2; }
+for count in "${COUNTS[@]}"; do
+  [[ $count =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: COUNT $count is not a positive whole number" >&2; exit 2; }
 done
 
 hack/bootstrap.sh
@@ -39,17 +67,21 @@ cmake --preset release >/dev/null
 cmake --build --preset release --target controller-manager kubefedctl propagation_bench | tail -n 3
 BENCH=build/release/bench/propagation/propagation_bench
 
-export KF_RUN_DIR=/dev/shm/kubefed-cpp-bench-propagation
+export KF_RUN_DIR=${BENCH_RUN_DIR:-/dev/shm/kubefed-cpp-bench-propagation}
+MEMBER_NAMES=()
+for ((i = 1; i <= MEMBERS; i++)); do MEMBER_NAMES+=("member$i"); done
+PLACEMENT=$(printf '{name: %s}, ' "${MEMBER_NAMES[@]}")
 trap 'hack/federation.sh down >/dev/null 2>&1' EXIT
 rows=()
+restarts=()
 for count in "${COUNTS[@]}"; do
   # A fresh federation per size, so that no run inherits another's objects or caches.
   hack/federation.sh down >/dev/null 2>&1 || true
-  KF_MANAGER_ARGS="--rest-config-qps $HOST_QPS --rest-config-burst $HOST_BURST --member-client-qps $MEMBER_QPS --member-client-burst $MEMBER_BURST" \
+  KF_MEMBERS=$MEMBERS KF_MANAGER_ARGS="--rest-config-qps $HOST_QPS --rest-config-burst $HOST_BURST --member-client-qps $MEMBER_QPS --member-client-burst $MEMBER_BURST" \
     hack/federation.sh up build/release namespaces configmaps >/dev/null
   set -a; . "$KF_RUN_DIR/env"; set +a
   K="$KF_KUBECTL --kubeconfig $KUBECONFIG"
-  for ctx in host member1 member2; do
+  for ctx in host "${MEMBER_NAMES[@]}"; do
     $K --context "$ctx" create namespace bench >/dev/null
     $K --context "$ctx" create namespace bench-direct >/dev/null
   done
@@ -57,21 +89,42 @@ for count in "${COUNTS[@]}"; do
 apiVersion: types.kubefed.io/v1beta1
 kind: FederatedNamespace
 metadata: {name: bench, namespace: bench}
-spec: {placement: {clusters: [{name: member1}, {name: member2}]}}
+spec: {placement: {clusters: [${PLACEMENT%, }]}}
 YAML
-  fed=$("$BENCH" --kubeconfig "$KUBECONFIG" federated bench "$count" \
+  restart=""
+  fed=$("$BENCH" --kubeconfig "$KUBECONFIG" --members "$MEMBERS" federated bench "$count" \
     "$(cat "$KF_RUN_DIR/controller-manager.pid")")
-  direct=$("$BENCH" --kubeconfig "$KUBECONFIG" direct bench-direct "$count" "$MEMBER_QPS" "$MEMBER_BURST")
-  get() { sed -E "s/.* $2=([0-9.]+).*/\1/" <<<" $1"; }
+  if [[ $RESTART == 1 ]]; then
+    restart=$("$BENCH" --kubeconfig "$KUBECONFIG" --members "$MEMBERS" restart "$KF_RUN_DIR")
+  fi
+  direct=$("$BENCH" --kubeconfig "$KUBECONFIG" --members "$MEMBERS" direct bench-direct "$count" \
+    "$MEMBER_QPS" "$MEMBER_BURST")
+  if [[ -n ${BENCH_LOG_DIR:-} ]]; then
+    cp "$KF_RUN_DIR/controller-manager.log" "$BENCH_LOG_DIR/controller-manager-$count-$MEMBERS.log"
+  fi
+  # Each measurement as the bench printed it, for the record.
+  printf '%s\n' "$fed" ${restart:+"$restart"} "$direct" >&2
+  get() { sed -E "s/.* $2=([-0-9.]+).*/\1/" <<<" $1"; }
   ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
-  rows+=("| $count | kubefed-cpp controller manager | $(get "$fed" seconds) | $(get "$fed" p50) | $(get "$fed" p99) | $(get "$fed" cpu_seconds) | $(get "$fed" peak_rss_mib) | $(get "$fed" member_writes_per_object) | $(get "$fed" host_writes_per_object) | $(get "$fed" host_apf_rejected) |")
-  rows+=("| $count | direct writer (QPS $MEMBER_QPS, burst $MEMBER_BURST per member) | $(get "$direct" seconds) | $(get "$direct" p50) | $(get "$direct" p99) | | | $(get "$direct" member_writes_per_object) | | |")
-  rows+=("| $count | ratio controller / direct | $(ratio "$(get "$fed" seconds)" "$(get "$direct" seconds)") | $(ratio "$(get "$fed" p50)" "$(get "$direct" p50)") | $(ratio "$(get "$fed" p99)" "$(get "$direct" p99)") | | | | | |")
+  rows+=("| $count | $MEMBERS | kubefed-cpp controller manager | $(get "$fed" seconds) | $(get "$fed" p50) | $(get "$fed" p99) | $(get "$fed" cpu_seconds) | $(get "$fed" cpu_ms_per_object) | $(get "$fed" peak_rss_mib) | $(get "$fed" rss_growth_kib_per_object) | $(get "$fed" member_writes_per_object) | $(get "$fed" host_writes_per_object) | $(get "$fed" host_apf_rejected) |")
+  rows+=("| $count | $MEMBERS | direct writer (QPS $MEMBER_QPS, burst $MEMBER_BURST per member) | $(get "$direct" seconds) | $(get "$direct" p50) | $(get "$direct" p99) | | | | | $(get "$direct" member_writes_per_object) | | |")
+  rows+=("| $count | $MEMBERS | ratio controller / direct | $(ratio "$(get "$fed" seconds)" "$(get "$direct" seconds)") | $(ratio "$(get "$fed" p50)" "$(get "$direct" p50)") | $(ratio "$(get "$fed" p99)" "$(get "$direct" p99)") | | | | | | | |")
+  if [[ $RESTART == 1 ]]; then
+    restarts+=("| $count | $MEMBERS | $(get "$restart" stop_seconds) | $(get "$restart" leader_seconds) | $(get "$restart" host_listed_seconds) | $(get "$restart" first_reconcile_seconds) | $(get "$restart" seconds) | $(get "$restart" reconciles) | $(get "$restart" reconcile_ms_mean) | $(get "$restart" cpu_seconds) | $(get "$restart" peak_rss_mib) | $(get "$restart" member_writes) | $(get "$restart" host_writes) | $(get "$restart" settled_seconds) | $(get "$restart" settled_reconciles) | $(get "$restart" settled_cpu_seconds) | $(get "$restart" settled_peak_rss_mib) | $(get "$restart" settled_member_writes) | $(get "$restart" settled_host_writes) |")
+  fi
 done
 
 echo
-echo "$(date -u +%F), two members, $(nproc) cores, host client QPS $HOST_QPS burst $HOST_BURST, member clients QPS $MEMBER_QPS burst $MEMBER_BURST; latency = from the request to the object existing in a member."
+echo "$(date -u +%F), $MEMBERS members, $(nproc) cores, host client QPS $HOST_QPS burst $HOST_BURST, member clients QPS $MEMBER_QPS burst $MEMBER_BURST; latency = from the request to the object existing in a member; RSS growth = peak RSS less the RSS before the first create, per object."
 echo
-echo "| objects | writer | time to full propagation (s) | latency p50 (s) | latency p99 (s) | controller CPU (s) | controller peak RSS (MiB) | member writes per object | host writes per object | host requests rejected by APF |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
+echo "| objects | members | writer | time to full propagation (s) | latency p50 (s) | latency p99 (s) | controller CPU (s) | CPU per object (ms) | controller peak RSS (MiB) | RSS growth per object (KiB) | member writes per object | host writes per object | host requests rejected by APF |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
+if [[ $RESTART == 1 ]]; then
+  echo
+  echo "Cold restart: the controller manager stopped (SIGTERM; stop = until the old process exited) and started again with the same arguments; times from starting the new process: leader elected, the host informer's list of the federated objects delivered (the sync queue holding half of them or more), first reconcile, every federated object reconciled (reconciles, their mean duration, the process's CPU, peak RSS and the writes caused until then); then again once KubeFed's later passes (member events after RetryDelay 10 s, NotSynced requeues after clusterAvailableDelay 20 s) are over. First reconcile: of any federated type."
+  echo
+  echo "| objects | members | stop (s) | leader (s) | host list delivered (s) | first reconcile (s) | every object reconciled (s) | reconciles | mean reconcile (ms) | CPU (s) | peak RSS (MiB) | member writes | host writes | settled (s) | reconciles | CPU (s) | peak RSS (MiB) | member writes | host writes |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+  printf '%s\n' "${restarts[@]}"
+fi
