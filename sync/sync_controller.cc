@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <optional>
+#include <thread>
 #include <utility>
 
 #include "federation/cluster/availability_trigger.h"
@@ -101,6 +102,9 @@ struct SyncController::Parts {
     if (worker) {
       worker->stop();  // joins the reconciles, which see `stopping` and write nothing more
     }
+    if (version_loader.joinable()) {
+      version_loader.join();  // a list in progress ends within the client's request timeout
+    }
     member_informers->stop();
     host_informers->stop();
   }
@@ -110,6 +114,9 @@ struct SyncController::Parts {
   std::atomic<bool> stopping{false};
   ClusterExecutors executors;
   VersionManager versions;
+  // Loads `versions` while the informers list: the first reconcile needs both, and each can take
+  // tens of seconds with tens of thousands of objects. Joined before `versions` goes.
+  std::jthread version_loader;
   std::unique_ptr<HostInformers> host_informers;
   std::unique_ptr<MemberInformers> member_informers;
   std::unique_ptr<SyncContext> context;
@@ -148,6 +155,8 @@ Result<std::unique_ptr<SyncController>> SyncController::start(const core::Federa
   }
   KF_TRY(host_informers, HostInformers::start(host_options, p.deps.host_informers));
   p.host_informers = std::move(host_informers);
+  // A failure here is retried, and logged, by the first check that the caches are synced.
+  p.version_loader = std::jthread([&p] { (void)p.versions.load(); });
 
   p.member_informers = std::make_unique<MemberInformers>(
       MemberInformersOptions{

@@ -37,33 +37,45 @@ Status VersionManager::load() {
     return boost::outcome_v2::success();
   }
   ResourceClient versions(host_, resource(), options_.namespaced ? options_.target_namespace : "");
-  Result<ObjectList> listed = versions.listAll({});
-  if (!listed) {
-    return withContext(listed.error(), "listing the stored " + resource().resource);
-  }
+  // In pages, each kept only while it is read: every type's versions share the resource (the
+  // name prefix tells them apart), so with tens of thousands of federated objects one response
+  // would hold them all at once.
+  ListOptions page_options;
+  page_options.limit = kVersionListPageSize;
   std::map<std::string, Entry> entries;
-  for (const Json& item : listed.value().items) {
-    const std::string name = objectName(item);
-    if (name.rfind(prefix_, 0) != 0) {
-      continue;  // another type's
+  while (true) {
+    Result<ObjectList> page = versions.list(page_options);
+    if (!page) {
+      return withContext(page.error(), "listing the stored " + resource().resource);
     }
-    Result<core::PropagatedVersion> parsed = core::PropagatedVersion::fromJson(item);
-    if (!parsed) {
-      // Treated as absent: the next write of that object replaces it.
-      spdlog::warn("Ignoring the unreadable {} {}: {}", resource().resource, objectKey(item),
-                   parsed.error().describe());
-      continue;
+    for (const Json& item : page.value().items) {
+      remember(item, entries);
     }
-    const QualifiedName federated{options_.namespaced ? objectNamespace(item) : "",
-                                  name.substr(prefix_.size())};
-    entries[federated.key()] =
-        Entry{parsed.value().status.value_or(core::PropagatedVersionStatus{}),
-              objectResourceVersion(item), /*stored=*/true};
+    if (page.value().continue_token.empty()) break;
+    page_options.continue_token = page.value().continue_token;
   }
   MutexLock lock(mu_);
   entries_ = std::move(entries);
   loaded_ = true;
   return boost::outcome_v2::success();
+}
+
+void VersionManager::remember(const Json& item, std::map<std::string, Entry>& entries) const {
+  const std::string name = objectName(item);
+  if (name.rfind(prefix_, 0) != 0) {
+    return;  // another type's
+  }
+  Result<core::PropagatedVersion> parsed = core::PropagatedVersion::fromJson(item);
+  if (!parsed) {
+    // Treated as absent: the next write of that object replaces it.
+    spdlog::warn("Ignoring the unreadable {} {}: {}", resource().resource, objectKey(item),
+                 parsed.error().describe());
+    return;
+  }
+  const QualifiedName federated{options_.namespaced ? objectNamespace(item) : "",
+                                name.substr(prefix_.size())};
+  entries[federated.key()] = Entry{parsed.value().status.value_or(core::PropagatedVersionStatus{}),
+                                   objectResourceVersion(item), /*stored=*/true};
 }
 
 bool VersionManager::loaded() const {

@@ -19,6 +19,9 @@
 
 namespace kf::sync {
 
+// Stored versions per list request while loading (the informers' page size).
+inline constexpr std::int64_t kVersionListPageSize = 500;
+
 struct VersionManagerOptions {
   bool namespaced = true;        // PropagatedVersion; false: ClusterPropagatedVersion
   std::string target_namespace;  // where they are listed at start; "" = all namespaces
@@ -57,6 +60,8 @@ class VersionManager {
   };
 
   GroupVersionResource resource() const;
+  // Adds the stored version `item` to `entries` when it is this type's and readable.
+  void remember(const Json& item, std::map<std::string, Entry>& entries) const;
   // Writes `status` for `federated`, starting from `resource_version`; returns the stored
   // resourceVersion.
   Result<std::string> write(const Json& federated_object, const QualifiedName& federated,

@@ -148,6 +148,40 @@ TEST_F(VersionManagerTest, LoadKeepsOnlyThisTypesVersions) {
   EXPECT_EQ(secrets->versionsFor({"ns1", "cm1"}, "x", "y"), ClusterVersions{});
 }
 
+// Every type's versions share the resource: tens of thousands of them are listed in pages, never
+// in one response.
+TEST_F(VersionManagerTest, LoadListsInPagesAndKeepsThisTypesVersionsFromEvery) {
+  const Json cm2 = federatedConfigMap("cm2", {{"k", "w"}});
+  const auto version = [](const Json& object, const std::string& cluster_version) {
+    Json stored = Json::parse(R"({"apiVersion": "core.kubefed.io/v1alpha1",
+        "kind": "PropagatedVersion", "metadata": {"namespace": "ns1", "resourceVersion": "3"}})");
+    stored["metadata"]["name"] = "configmap-" + objectName(object);
+    stored["status"] = {
+        {"templateVersion", templateVersion(object).value},
+        {"overridesVersion", overridesVersion(object).value},
+        {"clusterVersions", {{{"clusterName", "c1"}, {"version", cluster_version}}}}};
+    return stored;
+  };
+  const auto page = [](Json items, const std::string& continue_token) {
+    Json list = {{"apiVersion", "core.kubefed.io/v1alpha1"},
+                 {"kind", "PropagatedVersionList"},
+                 {"metadata", {{"resourceVersion", "9"}, {"continue", continue_token}}},
+                 {"items", std::move(items)}};
+    return HttpResponse{.status = 200, .headers = {}, .body = list.dump()};
+  };
+  const Json other_type =
+      Json::parse(R"({"metadata": {"name": "secret-cm1", "namespace": "ns1"}, "status": {}})");
+  api_.respondNext(page(Json::array({other_type, version(cm1_, "rv:1")}), "next-page"));
+  api_.respondNext(page(Json::array({version(cm2, "rv:2")}), ""));
+  auto manager = loadedManager();
+  EXPECT_EQ(recorded(*manager, cm1_), (ClusterVersions{{"c1", "rv:1"}}));
+  EXPECT_EQ(recorded(*manager, cm2), (ClusterVersions{{"c1", "rv:2"}}));
+  const std::vector<HttpRequest> requests = api_.requests();
+  ASSERT_EQ(requests.size(), 2u);
+  EXPECT_NE(requests[0].target.find("limit=500"), std::string::npos) << requests[0].target;
+  EXPECT_NE(requests[1].target.find("continue=next-page"), std::string::npos) << requests[1].target;
+}
+
 TEST_F(VersionManagerTest, AConflictFollowsTheServersResourceVersion) {
   auto manager = loadedManager();
   ASSERT_TRUE(record(*manager, cm1_, {{"c1", "rv:5"}}));
