@@ -4,19 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/unit/manager/complete_kubefed_config.h"
+
 namespace kf::manager {
 namespace {
-
-constexpr const char* kSpec = R"({
-  "scope": "Cluster",
-  "controllerDuration": {"availableDelay": "20s", "unavailableDelay": "60s"},
-  "leaderElect": {"leaseDuration": "15s", "renewDeadline": "10s", "retryPeriod": "5s",
-                  "resourceLock": "configmaps"},
-  "featureGates": [{"name": "PushReconciler", "configuration": "Enabled"}],
-  "clusterHealthCheck": {"period": "10s", "failureThreshold": 3, "successThreshold": 1,
-                         "timeout": "3s"},
-  "syncController": {"maxConcurrentReconciles": 1, "adoptResources": "Enabled"},
-  "statusController": {"maxConcurrentReconciles": 1}})";
 
 Json stored(const Json& spec, const std::string& resource_version = "7") {
   return {{"apiVersion", "core.kubefed.io/v1beta1"},
@@ -29,17 +20,18 @@ Json stored(const Json& spec, const std::string& resource_version = "7") {
 }
 
 core::KubeFedConfig running() {
-  return core::KubeFedConfig::fromJson(stored(Json::parse(kSpec))).value();
+  return core::KubeFedConfig::fromJson(stored(Json::parse(test::kCompleteKubeFedConfigSpec)))
+      .value();
 }
 
 Json specWith(const Json& patch) {
-  Json spec = Json::parse(kSpec);
+  Json spec = Json::parse(test::kCompleteKubeFedConfigSpec);
   spec.merge_patch(patch);
   return spec;
 }
 
 TEST(ConfigChangeTest, TheSameSpecIsNoChangeWhateverTheMetadata) {
-  Json object = stored(Json::parse(kSpec), "8");
+  Json object = stored(Json::parse(test::kCompleteKubeFedConfigSpec), "8");
   object["metadata"]["labels"] = {{"touched", "yes"}};
   EXPECT_FALSE(specChanged(running(), object));
 }

@@ -12,24 +12,13 @@
 
 #include "tests/support/fake_api_server.h"
 #include "tests/support/fake_clock.h"
+#include "tests/unit/manager/complete_kubefed_config.h"
 
 namespace kf::manager {
 namespace {
 
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
-
-// KubeFed's defaults, written out as its webhook stores them.
-constexpr const char* kCompleteSpec = R"({
-  "scope": "Cluster",
-  "controllerDuration": {"availableDelay": "20s", "unavailableDelay": "60s"},
-  "leaderElect": {"leaseDuration": "15s", "renewDeadline": "10s", "retryPeriod": "5s",
-                  "resourceLock": "configmaps"},
-  "featureGates": [{"name": "PushReconciler", "configuration": "Enabled"}],
-  "clusterHealthCheck": {"period": "10s", "failureThreshold": 3, "successThreshold": 1,
-                         "timeout": "3s"},
-  "syncController": {"maxConcurrentReconciles": 1, "adoptResources": "Enabled"},
-  "statusController": {"maxConcurrentReconciles": 1}})";
 
 Json configObject(const Json& spec) {
   return {{"apiVersion", "core.kubefed.io/v1beta1"},
@@ -52,7 +41,7 @@ class KubeFedConfigSourceTest : public ::testing::Test {
 };
 
 TEST_F(KubeFedConfigSourceTest, UsesACompleteConfigAsItIs) {
-  auto config = fromApi(Json::parse(kCompleteSpec));
+  auto config = fromApi(Json::parse(test::kCompleteKubeFedConfigSpec));
   ASSERT_TRUE(config) << config.error().message;
   ASSERT_TRUE(config.value().spec.feature_gates.has_value());
   // Not defaulted: the gates it does not list stay unlisted (their defaults apply).
@@ -71,7 +60,7 @@ TEST_F(KubeFedConfigSourceTest, APartialConfigIsFatalInKubeFedsWords) {
 }
 
 TEST_F(KubeFedConfigSourceTest, ASingleErrorIsStillPrintedAsAList) {
-  Json spec = Json::parse(kCompleteSpec);
+  Json spec = Json::parse(test::kCompleteKubeFedConfigSpec);
   spec["leaderElect"].erase("resourceLock");
   auto config = fromApi(spec);
   ASSERT_FALSE(config);
