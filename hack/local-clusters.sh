@@ -13,7 +13,8 @@
 #        hack/local-clusters.sh reup [N]      down, then up: always a fresh, empty set of clusters
 #        hack/local-clusters.sh stop CLUSTER  stop one cluster's kube-apiserver (host|memberK)
 #        hack/local-clusters.sh start CLUSTER restart it on the same port with the same flags and
-#                                             wait until it is ready
+#                                             wait until it is ready; its kube-controller-manager,
+#                                             if any, is restarted too (fresh informers)
 #        hack/local-clusters.sh compact       compact etcd to its current revision; prints it
 #        hack/local-clusters.sh status        what runs, its PIDs and ports
 #        hack/local-clusters.sh env           print the path of the env file
@@ -741,6 +742,22 @@ cmd_start() {
   wait_apiserver "$name" $((SECONDS + UP_TIMEOUT)) || rc=$?
   ((rc == 0)) || die "kube-apiserver $name did not become ready"
   log "kube-apiserver $name ready at $(awk -F= -v k="KF_$(upper "$name")_SERVER" '$1 == k {print $2}' "$RUN/env")"
+  restart_kcm "$name"
+}
+
+# While its API server was down, kube-controller-manager's informers backed off (up to 30 s
+# between tries), so its token controller may fill a join's ServiceAccount token only that late.
+# A fresh one lists at once; it runs without leader election, so nothing waits for a lease.
+restart_kcm() { # restart_kcm NAME
+  local name=$1 pid rc=0
+  pid=$(pid_of "kcm-$name")
+  [[ -f $RUN/$name/kcm.cmd ]] && alive "$pid" || return 0
+  terminate "$pid"
+  forget "kcm-$name"
+  launch "kcm-$name" "$RUN/$name/kcm.log" "$RUN/$name/kcm.cmd"
+  wait_kcm "$name" $((SECONDS + UP_TIMEOUT)) || rc=$?
+  ((rc == 0)) || die "kube-controller-manager $name did not become ready again"
+  log "kube-controller-manager $name restarted"
 }
 
 cmd_compact() {
