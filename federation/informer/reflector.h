@@ -1,7 +1,7 @@
 #pragma once
-// Keeps a sink in step with the server: list (paged), replace the sink's content, then watch from
-// the list's resourceVersion and apply each event, re-watching or re-listing as the stream ends
-// or falls too far behind. Runs on its own thread until stopped.
+// Keeps a sink in step with the server: list (paged; the first from the server's cache), replace
+// the sink's content, then watch from the list's resourceVersion and apply each event, re-watching
+// or re-listing as the stream ends or falls too far behind. Runs on its own thread until stopped.
 
 #include <atomic>
 #include <chrono>
@@ -89,8 +89,9 @@ class Reflector {
   void run(const std::stop_token& stop);
   // One full list handed to the sink; an error if no complete list could be read.
   Status listAndReplace(const std::stop_token& stop);
-  Result<ObjectList> listPaged(const std::stop_token& stop);
-  Result<ObjectList> listPages(const std::stop_token& stop, std::int64_t limit);
+  Result<ObjectList> listPaged(const std::stop_token& stop, const std::string& resource_version);
+  Result<ObjectList> listPages(const std::stop_token& stop, std::int64_t limit,
+                               const std::string& resource_version);
   // One watch from the last resourceVersion, consumed until it ends.
   WatchOutcome watchOnce(const std::stop_token& stop);
   // Applies one event; kGone/kFailed for an ERROR event, nullopt otherwise.

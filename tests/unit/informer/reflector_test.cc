@@ -67,7 +67,7 @@ TEST_F(ReflectorTest, ListsThenWatchesFromTheListResourceVersion) {
   EXPECT_EQ(store_.resourceVersion(), "10");
 
   const ListOptions list = script().listCalls().at(0);
-  EXPECT_EQ(list.resource_version, "");  // a consistent read
+  EXPECT_EQ(list.resource_version, "0");  // the first list may come from the server's cache
   EXPECT_EQ(list.limit, 500);
   EXPECT_EQ(list.continue_token, "");
 
@@ -122,7 +122,8 @@ TEST_F(ReflectorTest, GoneErrorEventRelistsAndStoreMatchesTheNewList) {
 
   ASSERT_TRUE(waitUntil([&] { return script().watchCount() == 2; }));
   EXPECT_EQ(script().listCount(), 2U);
-  EXPECT_EQ(script().listCalls().at(1).resource_version, "");
+  EXPECT_EQ(script().listCalls().at(0).resource_version, "0");
+  EXPECT_EQ(script().listCalls().at(1).resource_version, "");  // a re-list reads the current state
   EXPECT_THAT(keys(), ElementsAre("ns/kept", "ns/missed"));
   EXPECT_EQ(rvOf("ns/kept"), "25");
   EXPECT_EQ(script().watchCalls().at(1).resource_version, "30");
@@ -168,8 +169,11 @@ TEST_F(ReflectorTest, PagesAreCombinedIntoOneReplace) {
   EXPECT_THAT(keys(), ElementsAre("ns/a", "ns/b", "ns/c"));
   const auto calls = script().listCalls();
   ASSERT_EQ(calls.size(), 3U);
+  EXPECT_EQ(calls[0].resource_version, "0");
   EXPECT_EQ(calls[1].continue_token, "token-1");
+  EXPECT_EQ(calls[1].resource_version, "");  // the token names the snapshot
   EXPECT_EQ(calls[2].continue_token, "token-2");
+  EXPECT_EQ(calls[2].resource_version, "");
   EXPECT_EQ(calls[2].limit, 500);
   EXPECT_EQ(script().watchCalls().at(0).resource_version, "10");
 }
@@ -202,6 +206,7 @@ TEST_F(ReflectorTest, ListFailureBacksOff) {
   clock_.advance(milliseconds(800));
   ASSERT_TRUE(waitUntil([&] { return script().watchCount() == 1; }));
   EXPECT_EQ(script().listCount(), 2U);
+  EXPECT_EQ(script().listCalls().at(1).resource_version, "0");  // still the first list
   EXPECT_TRUE(reflector_.hasSynced());
 }
 
