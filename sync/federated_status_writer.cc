@@ -27,7 +27,10 @@ Result<FederatedStatusUpdate> writeFederatedStatus(ResourceClient& federated_obj
     Result<Json> written = federated_objects.updateStatus(federated_object);
     if (written) {
       if (written_objects != nullptr) {
-        written_objects->record(key, replaced, std::move(written.value()));
+        // After a conflict the status went onto a newer object that this reconcile did not
+        // look at: its event must still queue a reconcile.
+        written_objects->record(key, replaced, std::move(written.value()),
+                                /*acted_on=*/attempt == 0);
       }
       return update;
     }

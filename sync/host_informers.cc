@@ -40,8 +40,9 @@ Result<std::unique_ptr<HostInformers>> HostInformers::start(const HostInformersO
   return self;
 }
 
-void HostInformers::watchAll(Controller& controller) const {
-  controller.watch(federated_.informer(), keyOfObject);
+void HostInformers::watchAll(Controller& controller, UpdateFilter federated_update_filter) const {
+  controller.watch(federated_.informer(), keyOfObject,
+                   WatchOptions{.update_filter = std::move(federated_update_filter)});
   if (namespaces_) {
     controller.watch(namespaces_.informer(), [](const Json& object) {
       return std::vector<std::string>{objectName(object)};

@@ -36,8 +36,9 @@ class HostInformers {
   HostInformers& operator=(const HostInformers&) = delete;
 
   // Makes `controller` (not started yet) watch every informer with the rules above; it must stop
-  // before stop() is called.
-  void watchAll(Controller& controller) const;
+  // before stop() is called. An update of a federated object queues it when
+  // `federated_update_filter` says so.
+  void watchAll(Controller& controller, UpdateFilter federated_update_filter) const;
 
   // Releases the leases. Idempotent.
   void stop();

@@ -61,7 +61,12 @@ struct SyncController::Parts {
             .delays(deps.retry_delay, deps.config.cluster_available_delay)
             .backoff(deps.config.sync_initial_backoff, deps.config.sync_max_backoff)
             .complete(std::make_unique<SyncReconciler>(*context, [this] { return synced(); }));
-    host_informers->watchAll(*controller);
+    host_informers->watchAll(*controller, [this](const Json& old_object, const Json& new_object) {
+      // Asked first: recognising an echo also ends its record.
+      return !context->written_objects.isActedOnEcho(objectKey(new_object),
+                                                     objectResourceVersion(new_object)) &&
+             objectChanged(old_object, new_object);
+    });
     return controller;
   }
 

@@ -47,8 +47,9 @@ ReconcileResult reconcileFederated(SyncContext& context, const Json& federated_o
     return makeError(finalized.error().reason, message);
   }
   if (objectResourceVersion(finalized.value()) != objectResourceVersion(federated_object)) {
+    // The reconcile goes on with the patched object, so the patch's echo needs no reconcile.
     context.written_objects.record(names.federated.key(), objectResourceVersion(federated_object),
-                                   finalized.value());
+                                   finalized.value(), /*acted_on=*/true);
   }
   ObjectPtr federated_namespace;
   if (context.type.targetNamespaced()) {

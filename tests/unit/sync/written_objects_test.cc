@@ -26,8 +26,8 @@ TEST(WrittenObjectsTest, WithoutWritesTheCachedObjectIsUsed) {
 // status update 2 -> 3) gives the newest written object.
 TEST(WrittenObjectsTest, ACacheBehindOurWritesGivesTheObjectWeWrote) {
   WrittenObjects written;
-  written.record("ns/a", "1", *at("2"));
-  written.record("ns/a", "2", *at("3"));
+  written.record("ns/a", "1", *at("2"), /*acted_on=*/true);
+  written.record("ns/a", "2", *at("3"), /*acted_on=*/true);
   EXPECT_EQ(versionOf(written.newest("ns/a", at("1"))), "3");
   EXPECT_EQ(versionOf(written.newest("ns/a", at("2"))), "3");
   EXPECT_EQ(versionOf(written.newest("ns/b", at("2"))), "2");  // another object's versions
@@ -38,12 +38,12 @@ TEST(WrittenObjectsTest, ACacheBehindOurWritesGivesTheObjectWeWrote) {
 // cache is the newest: the entry goes.
 TEST(WrittenObjectsTest, ACacheThatCaughtUpDropsTheEntry) {
   WrittenObjects written;
-  written.record("ns/a", "1", *at("2"));
+  written.record("ns/a", "1", *at("2"), /*acted_on=*/true);
   EXPECT_EQ(versionOf(written.newest("ns/a", at("2"))), "2");
   EXPECT_EQ(written.size(), 0u);
   EXPECT_EQ(versionOf(written.newest("ns/a", at("1"))), "1");  // nothing remembered any more
 
-  written.record("ns/a", "4", *at("5"));
+  written.record("ns/a", "4", *at("5"), /*acted_on=*/true);
   EXPECT_EQ(versionOf(written.newest("ns/a", at("7"))), "7");
   EXPECT_EQ(written.size(), 0u);
 }
@@ -52,19 +52,51 @@ TEST(WrittenObjectsTest, ACacheThatCaughtUpDropsTheEntry) {
 // "replaced", so the cache showing it is current.
 TEST(WrittenObjectsTest, AWriteThatKeptItsVersionReplacesNothing) {
   WrittenObjects written;
-  written.record("ns/a", "3", *at("3"));
+  written.record("ns/a", "3", *at("3"), /*acted_on=*/true);
   EXPECT_EQ(versionOf(written.newest("ns/a", at("3"))), "3");
   EXPECT_EQ(written.size(), 0u);
 }
 
 TEST(WrittenObjectsTest, DeletedOrForgottenObjectsLeaveNothingBehind) {
   WrittenObjects written;
-  written.record("ns/a", "1", *at("2"));
+  written.record("ns/a", "1", *at("2"), /*acted_on=*/true);
   EXPECT_EQ(written.newest("ns/a", nullptr), nullptr);  // gone from the cache: deleted
   EXPECT_EQ(written.size(), 0u);
-  written.record("ns/a", "1", *at("2"));
+  written.record("ns/a", "1", *at("2"), /*acted_on=*/true);
   written.forget("ns/a");
   EXPECT_EQ(versionOf(written.newest("ns/a", at("1"))), "1");
+}
+
+// The finalizer patch 1 -> 2 and the status write 2 -> 3 of one reconcile: their events need no
+// reconcile, each recognised once, and the last one's ends the record (the cache shows it).
+TEST(WrittenObjectsTest, TheEchoesOfWritesTheReconcileActedOnAreRecognisedOnce) {
+  WrittenObjects written;
+  written.record("ns/a", "1", *at("2"), /*acted_on=*/true);
+  written.record("ns/a", "2", *at("3"), /*acted_on=*/true);
+  EXPECT_FALSE(written.isActedOnEcho("ns/a", "1"));  // the version the reconcile started from
+  EXPECT_FALSE(written.isActedOnEcho("ns/b", "2"));  // another object's
+  EXPECT_TRUE(written.isActedOnEcho("ns/a", "2"));
+  EXPECT_FALSE(written.isActedOnEcho("ns/a", "2"));
+  EXPECT_EQ(written.size(), 1u);
+  EXPECT_TRUE(written.isActedOnEcho("ns/a", "3"));
+  EXPECT_EQ(written.size(), 0u);
+  EXPECT_FALSE(written.isActedOnEcho("ns/a", "3"));
+}
+
+// A status written onto a newer object the reconcile had to re-read after a conflict (someone
+// changed the spec meanwhile): its event must still queue a reconcile.
+TEST(WrittenObjectsTest, AWriteOnAnObjectTheReconcileDidNotActOnIsNoEcho) {
+  WrittenObjects written;
+  written.record("ns/a", "4", *at("5"), /*acted_on=*/false);
+  EXPECT_FALSE(written.isActedOnEcho("ns/a", "5"));
+  EXPECT_EQ(versionOf(written.newest("ns/a", at("4"))), "5");  // still the newest we know
+}
+
+// A write that stored nothing new sends no event, so there is no echo to wait for.
+TEST(WrittenObjectsTest, AWriteThatKeptItsVersionExpectsNoEcho) {
+  WrittenObjects written;
+  written.record("ns/a", "3", *at("3"), /*acted_on=*/true);
+  EXPECT_FALSE(written.isActedOnEcho("ns/a", "3"));
 }
 
 }  // namespace

@@ -69,6 +69,8 @@ TEST_F(FederatedStatusWriterTest, RemembersTheWrittenObjectForACacheBehindIt) {
       written_objects.newest("ns1/cm1", std::make_shared<const Json>(before));  // cache behind
   ASSERT_NE(newest, nullptr);
   EXPECT_EQ(*newest, after);
+  // This reconcile acted on what it wrote: the write's watch event needs no reconcile.
+  EXPECT_TRUE(written_objects.isActedOnEcho("ns1/cm1", objectResourceVersion(after)));
 
   const std::size_t writes = api_.writeRequests();
   auto again = writeFederatedStatus(*federated_objects_, *newest, outcome(PropagationStatus::kOk),
@@ -93,9 +95,13 @@ TEST_F(FederatedStatusWriterTest, AnUnchangedStatusIsNotWrittenAgain) {
 TEST_F(FederatedStatusWriterTest, AConflictReadsTheObjectAgainAndRetries) {
   const Json stale = stored();
   api_.put(kFederatedConfigMaps, stale);  // changed since it was read: a new resourceVersion
-  auto written = writeFederatedStatus(*federated_objects_, stale,
-                                      outcome(PropagationStatus::kCreationFailed), clock_);
+  WrittenObjects written_objects;
+  auto written =
+      writeFederatedStatus(*federated_objects_, stale, outcome(PropagationStatus::kCreationFailed),
+                           clock_, &written_objects);
   ASSERT_TRUE(written) << written.error().describe();
+  // Written onto a version this reconcile never looked at: its event must queue a reconcile.
+  EXPECT_FALSE(written_objects.isActedOnEcho("ns1/cm1", objectResourceVersion(stored())));
   EXPECT_EQ(stored()["status"]["conditions"][0]["reason"], "CheckClusters");
   // Success overall except for a failure worth retrying: the caller backs off and retries.
   EXPECT_TRUE(written.value().retry_recoverable);
