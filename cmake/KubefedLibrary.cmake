@@ -38,19 +38,24 @@ elseif(KUBEFED_SANITIZE STREQUAL "thread")
   target_link_options(kubefed_options INTERFACE -fsanitize=thread)
 endif()
 target_include_directories(kubefed_options INTERFACE ${PROJECT_SOURCE_DIR})
-target_link_libraries(kubefed_options INTERFACE nlohmann_json::nlohmann_json)
+# Every target gets the definitions of the libraries in the precompiled header (spdlog's select
+# its compiled library and external fmt), so that all of them can reuse it.
+target_link_libraries(kubefed_options INTERFACE nlohmann_json::nlohmann_json spdlog::spdlog
+  Boost::headers)
 
-# Precompiled headers. Every translation unit parses nlohmann/json and most of the standard
-# library, and every test GoogleTest and GMock: they are parsed once per build instead of once
-# per file. Two headers are compiled (one for libraries and binaries, one for tests) and every
-# target reuses one of them, so all targets must share one set of compile flags.
+# Precompiled headers. Every translation unit parses nlohmann/json, Boost.Outcome (Result<T>),
+# spdlog and most of the standard library, and every test GoogleTest and GMock: they are parsed
+# once per build instead of once per file. Two headers are compiled (one for libraries and
+# binaries, one for tests) and every target reuses one of them, so all targets must share one set
+# of compile flags.
 # The presets also build in unity mode (CMAKE_UNITY_BUILD: eight .cc files per compiler run), so
 # names in anonymous namespaces must be unique within a folder. Together they cut a cold build
 # to less than half.
 option(KUBEFED_PCH "Precompile the common headers" ON)
-set(KUBEFED_PCH_HEADERS <algorithm> <atomic> <chrono> <condition_variable> <functional> <map>
-  <memory> <mutex> <optional> <set> <sstream> <string> <string_view> <thread> <utility> <vector>
-  <nlohmann/json.hpp>)
+set(KUBEFED_PCH_HEADERS <algorithm> <atomic> <chrono> <condition_variable> <cstdint> <deque>
+  <functional> <map> <memory> <mutex> <optional> <random> <set> <sstream> <string> <string_view>
+  <thread> <unordered_map> <unordered_set> <utility> <vector> <boost/outcome/result.hpp>
+  <boost/outcome/try.hpp> <nlohmann/json.hpp> <spdlog/spdlog.h>)
 if(KUBEFED_PCH)
   file(CONFIGURE OUTPUT ${CMAKE_BINARY_DIR}/pch/empty.cc CONTENT "")
   add_library(kf_pch STATIC ${CMAKE_BINARY_DIR}/pch/empty.cc)

@@ -3,6 +3,11 @@
 # version-stamped, into a cache outside the repo. A second run finds the cached binaries and
 # returns in well under a second.
 #
+# Helm builds in the same Go module as Kubernetes: both then compile one copy of the Kubernetes
+# libraries (client-go, apimachinery, the API types) instead of one each, which saves several CPU
+# minutes of a cold build. Go's version selection raises a few dependencies they share (such as
+# golang.org/x/net) to what helm needs; the Kubernetes staging modules stay at this release.
+#
 # Usage: hack/build-kube-binaries.sh [SET]   builds what is missing of SET, prints the bin dir
 #   SET = server (default): kube-apiserver, kube-controller-manager and helm
 #         node:             kubelet, kube-scheduler, kube-proxy (a real node, see local-clusters.sh)
@@ -11,16 +16,23 @@
 set -euo pipefail
 
 KUBE_VERSION=1.33.13
-HELM_VERSION=3.17.4
+# A helm release built against this Kubernetes minor's libraries (k8s.io/client-go v0.33).
+HELM_VERSION=3.18.6
 CACHE_ROOT=${KUBEFED_CPP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kubefed-cpp}
-KUBE_DIR="$CACHE_ROOT/k8s-$KUBE_VERSION"
-HELM_DIR="$CACHE_ROOT/helm-$HELM_VERSION"
-SERVER_TOOLS=(kube-apiserver kube-controller-manager)
+KUBE_DIR="$CACHE_ROOT/k8s-$KUBE_VERSION-helm-$HELM_VERSION"
+SERVER_TOOLS=(kube-apiserver kube-controller-manager helm)
 NODE_TOOLS=(kubelet kube-scheduler kube-proxy)
 
 export GOTOOLCHAIN=local CGO_ENABLED=0
 
 log() { printf '[build-kube-binaries] %s\n' "$*" >&2; }
+
+package_of() { # package_of TOOL: its Go main package
+  case $1 in
+    helm) echo helm.sh/helm/v3/cmd/helm ;;
+    *) echo "k8s.io/kubernetes/cmd/$1" ;;
+  esac
+}
 
 missing_kube_tools() { # missing_kube_tools TOOL...: the ones not built yet
   local tool
@@ -37,7 +49,8 @@ write_wrapper_module() {
   staging=$(awk '$1 ~ /^k8s\.io\// && $2 == "v0.0.0" {print $1}' "$gomod" | sort -u)
   {
     printf 'module local/kubefed-cpp-testenv\n\ngo 1.23.0\n\ngodebug default=go1.23\n\n'
-    printf 'require k8s.io/kubernetes v%s\n\nreplace (\n' "$KUBE_VERSION"
+    printf 'require (\n\tk8s.io/kubernetes v%s\n\thelm.sh/helm/v3 v%s\n)\n\nreplace (\n' \
+      "$KUBE_VERSION" "$HELM_VERSION"
     for module in $staging; do printf '\t%s => %s v%s\n' "$module" "$module" "$staging_version"; done
     printf ')\n'
   } >"$KUBE_DIR/src/go.mod"
@@ -50,6 +63,8 @@ version_ldflags() {
     flags+=" -X $pkg.gitVersion=v$KUBE_VERSION -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor"
     flags+=" -X $pkg.gitTreeState=clean -X $pkg.buildDate=1970-01-01T00:00:00Z"
   done
+  # A -X for a package a binary does not link is ignored, so one set of flags serves every tool.
+  flags+=" -X helm.sh/helm/v3/internal/version.version=v$HELM_VERSION"
   printf '%s' "$flags"
 }
 
@@ -57,7 +72,7 @@ build_kube() { # build_kube TOOL...
   local tools
   mapfile -t tools < <(missing_kube_tools "$@")
   ((${#tools[@]} > 0)) || return 0
-  log "building Kubernetes v$KUBE_VERSION: ${tools[*]} (first run: 5-25 minutes on 2 cores)"
+  log "building Kubernetes v$KUBE_VERSION / helm v$HELM_VERSION: ${tools[*]} (first run: 5-25 minutes on 2 cores)"
   mkdir -p "$KUBE_DIR/src" "$KUBE_DIR/bin"
   # Two builds may run at once (CI builds the node set in the background): one writes the wrapper
   # module at a time.
@@ -66,26 +81,27 @@ build_kube() { # build_kube TOOL...
   mapfile -t tools < <(missing_kube_tools "$@")
   ((${#tools[@]} > 0)) || return 0
   write_wrapper_module
-  local tool ldflags
+  local tool ldflags out
   ldflags=$(version_ldflags)
+  out=$(mktemp -d "$KUBE_DIR/bin/.build.XXXXXX")
   (
     cd "$KUBE_DIR/src"
     export GOFLAGS=-mod=mod
-    go get $(for tool in "${tools[@]}"; do printf 'k8s.io/kubernetes/cmd/%s@v%s ' "$tool" "$KUBE_VERSION"; done)
-    for tool in "${tools[@]}"; do
-      go build -trimpath -ldflags "$ldflags" -o "$KUBE_DIR/bin/$tool.tmp" "k8s.io/kubernetes/cmd/$tool"
-      mv "$KUBE_DIR/bin/$tool.tmp" "$KUBE_DIR/bin/$tool"
-    done
-  )
-  "$KUBE_DIR/bin/${tools[0]}" --version >&2
-}
-
-build_helm() {
-  [[ -x "$HELM_DIR/bin/helm" ]] && return 0
-  log "building helm v$HELM_VERSION"
-  mkdir -p "$HELM_DIR/bin"
-  local ldflags="-s -w -X helm.sh/helm/v3/internal/version.version=v$HELM_VERSION"
-  GOFLAGS= GOBIN="$HELM_DIR/bin" go install -trimpath -ldflags "$ldflags" "helm.sh/helm/v3/cmd/helm@v$HELM_VERSION"
+    # Every tool's requirements, whichever set is built: both sets then compile against one module
+    # graph and share what they compiled.
+    go get $(for tool in "${SERVER_TOOLS[@]}" "${NODE_TOOLS[@]}"; do
+      printf '%s@v%s ' "$(package_of "$tool")" "$([[ $tool == helm ]] && echo "$HELM_VERSION" || echo "$KUBE_VERSION")"
+    done)
+    # One build for all of them: packages compile once, links run beside compiles. No DWARF: the
+    # binaries are stripped (-s -w) anyway.
+    go build -trimpath -gcflags=all=-dwarf=false -ldflags "$ldflags" -o "$out/" \
+      $(for tool in "${tools[@]}"; do package_of "$tool"; done)
+  ) || { rm -rf "$out" && return 1; }
+  for tool in "${tools[@]}"; do mv "$out/$tool" "$KUBE_DIR/bin/$tool"; done
+  rmdir "$out"
+  for tool in "${tools[@]}"; do
+    if [[ $tool == helm ]]; then "$KUBE_DIR/bin/helm" version --short >&2; else "$KUBE_DIR/bin/$tool" --version >&2; fi
+  done
 }
 
 SET=${1:-server}
@@ -99,9 +115,7 @@ case $SET in
     ;;
 esac
 build_kube "${TOOLS[@]}"
-[[ $SET == node ]] || build_helm
 # One directory holding every tool, for PATH.
 mkdir -p "$CACHE_ROOT/bin"
 for tool in "${TOOLS[@]}"; do ln -sf "$KUBE_DIR/bin/$tool" "$CACHE_ROOT/bin/$tool"; done
-[[ $SET == node ]] || ln -sf "$HELM_DIR/bin/helm" "$CACHE_ROOT/bin/helm"
 echo "$CACHE_ROOT/bin"

@@ -3,7 +3,8 @@
 // outside) is an ApiError inside a Result<T>. Reasons mirror metav1.StatusReason plus the
 // transport failures that never reach a server.
 
-#include <boost/outcome.hpp>
+#include <boost/outcome/result.hpp>
+#include <boost/outcome/try.hpp>
 #include <chrono>
 #include <optional>
 #include <string>

@@ -24,7 +24,9 @@ std::vector<std::pair<std::string, std::string>> queryOf(const ListOptions& opti
   return query;
 }
 
-Result<ObjectList> decodeList(const Json& list) {
+// Consumes the parsed response: each item is moved out of it, not copied, so a large list is held
+// once, not twice, while it is decoded.
+Result<ObjectList> decodeList(Json list) {
   if (!list.is_object() || !list.contains("items")) {
     return makeError(Reason::kBadResponse, "the list response has no items");
   }
@@ -35,20 +37,24 @@ Result<ObjectList> decodeList(const Json& list) {
   if (metadata.contains("remainingItemCount")) {
     decoded.remaining_item_count = metadata["remainingItemCount"].get<std::int64_t>();
   }
-  const Json& items = list["items"];
+  Json& items = list["items"];
   if (items.is_array()) {
     decoded.items.reserve(items.size());
     // Items of a list carry no kind/apiVersion; add them so cached objects are self-describing.
     const std::string kind = list.value("kind", "");
     const std::string item_kind =
         kind.size() > 4 && kind.ends_with("List") ? kind.substr(0, kind.size() - 4) : "";
-    for (const auto& item : items) {
-      Json object = item;
-      if (!item_kind.empty() && !object.contains("kind")) {
-        object["kind"] = item_kind;
-        object["apiVersion"] = list.value("apiVersion", "");
+    const std::string api_version = list.value("apiVersion", "");
+    for (Json& item : items) {
+      if (!item.is_object()) {
+        return makeError(Reason::kBadResponse, "item " + std::to_string(decoded.items.size()) +
+                                                   " of the list response is not an object");
       }
-      decoded.items.push_back(std::move(object));
+      if (!item_kind.empty() && !item.contains("kind")) {
+        item["kind"] = item_kind;
+        item["apiVersion"] = api_version;
+      }
+      decoded.items.push_back(std::move(item));
     }
   }
   return decoded;
@@ -140,7 +146,7 @@ Result<Json> ResourceClient::get(const std::string& name) {
 Result<ObjectList> ResourceClient::list(const ListOptions& options) {
   KF_TRY(list, client_.sendJson(
                    {.method = "GET", .path = collectionPath(), .query = queryOf(options, false)}));
-  return decodeList(list);
+  return decodeList(std::move(list));
 }
 
 Result<ObjectList> ResourceClient::listAll(ListOptions options) {

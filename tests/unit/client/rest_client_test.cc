@@ -152,6 +152,17 @@ TEST_F(RestClientTest, ListAllFollowsContinueTokensAndFillsKind) {
   EXPECT_NE(server_.requests()[1].target.find("continue=tok"), std::string::npos);
 }
 
+TEST_F(RestClientTest, AListItemThatIsNotAnObjectIsABadResponseNamingIt) {
+  auto client = makeClient();
+  server_.respondNext(textResponse(200, R"({"kind":"ConfigMapList","apiVersion":"v1",
+      "metadata":{"resourceVersion":"10"},"items":[{"metadata":{"name":"a"}},"b"]})"));
+  ResourceClient configmaps(client, {"", "v1", "configmaps", true}, "");
+  auto list = configmaps.list({});
+  ASSERT_FALSE(list);
+  EXPECT_EQ(list.error().reason, Reason::kBadResponse);
+  EXPECT_THAT(list.error().describe(), ::testing::HasSubstr("item 1 of the list response"));
+}
+
 // Credentials that change when renewed, and count how often they were.
 class RenewableCredentials final : public Credentials {
  public:
