@@ -28,10 +28,11 @@ export GOTOOLCHAIN=local CGO_ENABLED=0
 log() { printf '[build-kube-binaries] %s\n' "$*" >&2; }
 
 package_of() { # package_of TOOL: its Go main package
-  case $1 in
-    helm) echo helm.sh/helm/v3/cmd/helm ;;
-    *) echo "k8s.io/kubernetes/cmd/$1" ;;
-  esac
+  if [[ $1 == helm ]]; then echo helm.sh/helm/v3/cmd/helm; else echo "k8s.io/kubernetes/cmd/$1"; fi
+}
+
+version_of() { # version_of TOOL: the release it is built from
+  if [[ $1 == helm ]]; then echo "v$HELM_VERSION"; else echo "v$KUBE_VERSION"; fi
 }
 
 missing_kube_tools() { # missing_kube_tools TOOL...: the ones not built yet
@@ -72,7 +73,7 @@ build_kube() { # build_kube TOOL...
   local tools
   mapfile -t tools < <(missing_kube_tools "$@")
   ((${#tools[@]} > 0)) || return 0
-  log "building Kubernetes v$KUBE_VERSION / helm v$HELM_VERSION: ${tools[*]} (first run: 5-25 minutes on 2 cores)"
+  log "building ${tools[*]} (Kubernetes v$KUBE_VERSION, helm v$HELM_VERSION; first run: 5-25 min)"
   mkdir -p "$KUBE_DIR/src" "$KUBE_DIR/bin"
   # Two builds may run at once (CI builds the node set in the background): one writes the wrapper
   # module at a time.
@@ -90,7 +91,7 @@ build_kube() { # build_kube TOOL...
     # Every tool's requirements, whichever set is built: both sets then compile against one module
     # graph and share what they compiled.
     go get $(for tool in "${SERVER_TOOLS[@]}" "${NODE_TOOLS[@]}"; do
-      printf '%s@v%s ' "$(package_of "$tool")" "$([[ $tool == helm ]] && echo "$HELM_VERSION" || echo "$KUBE_VERSION")"
+      printf '%s@%s ' "$(package_of "$tool")" "$(version_of "$tool")"
     done)
     # One build for all of them: packages compile once, links run beside compiles. No DWARF: the
     # binaries are stripped (-s -w) anyway.
@@ -100,7 +101,11 @@ build_kube() { # build_kube TOOL...
   for tool in "${tools[@]}"; do mv "$out/$tool" "$KUBE_DIR/bin/$tool"; done
   rmdir "$out"
   for tool in "${tools[@]}"; do
-    if [[ $tool == helm ]]; then "$KUBE_DIR/bin/helm" version --short >&2; else "$KUBE_DIR/bin/$tool" --version >&2; fi
+    if [[ $tool == helm ]]; then
+      "$KUBE_DIR/bin/helm" version --short >&2
+    else
+      "$KUBE_DIR/bin/$tool" --version >&2
+    fi
   done
 }
 
