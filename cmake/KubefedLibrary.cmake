@@ -82,13 +82,55 @@ function(kubefed_use_pch target)
   endif()
 endfunction()
 
+# KUBEFED_SYNTAX_ONLY (the gcc preset): every library, binary and test source is compiled with
+# -fsyntax-only, so the compiler's warnings cover the whole tree without code generation or
+# linking (about a third of the time of a build). Each target is then an OBJECT library whose
+# objects are never written: nothing links, no test is registered, and Ninja checks the sources
+# again on every build. The precompiled headers are still built, and used.
+option(KUBEFED_SYNTAX_ONLY "Check every source with -fsyntax-only; build and register nothing" OFF)
+
+# KUBEFED_TEST_LABELS: the tests a build builds and registers, by label; a test binary is built
+# when one of its labels is listed. A preset builds only the tests it runs (the sanitizer presets
+# split them, see the README's test section); the default is every test.
+set(KUBEFED_TEST_LABELS "unit;threads;integration;e2e;node;fuzz" CACHE STRING
+    "Labels of the tests to build and register")
+
+# kubefed_add_library(<target> [TEST_SUPPORT] <sources...>) and
+# kubefed_add_executable(<target> <sources...>): add_library and add_executable, or with
+# KUBEFED_SYNTAX_ONLY an OBJECT library whose sources are only checked. Linking works the same
+# either way (an OBJECT library takes its dependencies' usage requirements). A TEST_SUPPORT library
+# is built only when a test that links it is.
+function(kubefed_add_library target)
+  set(sources ${ARGN})
+  set(exclude)
+  if("TEST_SUPPORT" IN_LIST sources)
+    list(REMOVE_ITEM sources TEST_SUPPORT)
+    set(exclude EXCLUDE_FROM_ALL)
+  endif()
+  if(KUBEFED_SYNTAX_ONLY)
+    add_library(${target} OBJECT ${sources})
+    target_compile_options(${target} PRIVATE -fsyntax-only)
+  else()
+    add_library(${target} ${exclude} ${sources})
+  endif()
+endfunction()
+
+function(kubefed_add_executable target)
+  if(KUBEFED_SYNTAX_ONLY)
+    add_library(${target} OBJECT ${ARGN})
+    target_compile_options(${target} PRIVATE -fsyntax-only)
+  else()
+    add_executable(${target} ${ARGN})
+  endif()
+endfunction()
+
 # kubefed_library(NAME <target> DEPS <targets...>): every .cc of the calling folder.
 function(kubefed_library)
   cmake_parse_arguments(ARG "" "NAME" "DEPS" ${ARGN})
   file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cc)
   file(GLOB headers CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.h)
   if(sources)
-    add_library(${ARG_NAME} ${sources} ${headers})
+    kubefed_add_library(${ARG_NAME} ${sources} ${headers})
     target_link_libraries(${ARG_NAME} PUBLIC kubefed_options ${ARG_DEPS})
     kubefed_use_pch(${ARG_NAME})
   else()  # header-only (or not written yet)
@@ -97,15 +139,12 @@ function(kubefed_library)
   endif()
 endfunction()
 
-# KUBEFED_TESTS_SYNTAX_ONLY (the gcc preset): test sources are compiled with -fsyntax-only, so
-# the compiler's warnings cover them without code generation or linking (about a third of the
-# time of a build), and only the node tests are built and registered.
-option(KUBEFED_TESTS_SYNTAX_ONLY "Check the test sources without building them (node tests excepted)" OFF)
-
 # kubefed_test(NAME <target> DEPS <targets...> [LABELS ...] [FIXTURE <local clusters fixture>]):
 # every *_test.cc of the calling folder in one GoogleTest binary, each test registered with
-# CTest. With FIXTURE, the binary gets a set of local clusters of its own
-# (tests/integration/fixture) and its tests run one at a time on them.
+# CTest, when one of its LABELS is in KUBEFED_TEST_LABELS (with KUBEFED_SYNTAX_ONLY: always
+# checked, never built). Unit tests that start threads carry the label `threads` as well.
+# With FIXTURE, the binary gets a set of local clusters of its own (tests/integration/fixture)
+# and its tests run one at a time on them.
 # FIXTURE_ENV and FIXTURE_THEN are kubefed_local_clusters_fixture's ENV and THEN.
 function(kubefed_test)
   cmake_parse_arguments(ARG "" "NAME;FIXTURE;FIXTURE_THEN" "DEPS;LABELS;FIXTURE_ENV" ${ARGN})
@@ -113,12 +152,19 @@ function(kubefed_test)
   if(NOT sources)
     return()
   endif()
-  if(KUBEFED_TESTS_SYNTAX_ONLY AND NOT "node" IN_LIST ARG_LABELS)
-    # No object file is written, so Ninja checks these sources again on every build.
-    add_library(${ARG_NAME} OBJECT ${sources})
+  if(KUBEFED_SYNTAX_ONLY)
+    kubefed_add_library(${ARG_NAME} ${sources})
     target_link_libraries(${ARG_NAME} PRIVATE kubefed_options ${ARG_DEPS} GTest::gmock)
-    target_compile_options(${ARG_NAME} PRIVATE -fsyntax-only)
     kubefed_use_pch(${ARG_NAME} TEST)
+    return()
+  endif()
+  set(wanted FALSE)
+  foreach(label ${ARG_LABELS})
+    if(label IN_LIST KUBEFED_TEST_LABELS)
+      set(wanted TRUE)
+    endif()
+  endforeach()
+  if(NOT wanted)
     return()
   endif()
   add_executable(${ARG_NAME} ${sources})

@@ -3,20 +3,22 @@
 # Kubernetes binaries, runs the static checks (includes follow the layers, clang-format), then per
 # preset builds the project and runs its tests:
 #
-#   asan  Clang 14, ASan + UBSan, -Werror: unit and integration tests, the libFuzzer smoke runs
-#   tsan  Clang 14, ThreadSanitizer, -Werror: unit, integration and end-to-end tests
-#   gcc   GCC 12, -Werror: GCC's warnings over every file (test sources checked with
-#         -fsyntax-only, not built: their tests run in the two presets above), and, once, the
-#         node tests: the Helm chart with the image built from build/gcc (the tests' fixture builds
-#         and loads it) on local clusters with a real node
+#   asan  Clang 14, ASan + UBSan, -Werror: unit and end-to-end tests, the libFuzzer smoke runs,
+#         and the node tests: the Helm chart with the image built from build/asan (the tests'
+#         fixture builds and loads it) on local clusters with a real node
+#   tsan  Clang 14, ThreadSanitizer, -Werror: the unit tests that start threads, the
+#         integration tests
+#   gcc   GCC 12, -Werror: GCC's warnings over every file (-fsyntax-only: nothing is built, so
+#         it has no tests)
 #
-# The Kubernetes binaries the tests need (kube-apiserver, kube-controller-manager, helm) build from
-# source while the static checks run and the first preset builds; the node set (kubelet,
-# kube-scheduler, kube-proxy) builds beside the gcc preset. While one preset's tests run (they mostly wait on API servers),
-# the next preset builds in the background at the lowest CPU priority. The integration and the end-to-end tests each have
-# their own local clusters (tests/integration/fixture), so they run side by side. clang-tidy runs
-# over the non-test sources in the background while the first Clang preset's tests run. At the
-# end a table shows where the time went, also when something failed.
+# Each preset builds only the tests it runs. The Kubernetes binaries the tests need
+# (kube-apiserver, kube-controller-manager, helm; for the node tests kubelet, kube-scheduler and
+# kube-proxy) build from source while the static checks run and the first preset builds. While
+# one preset's tests run (they mostly wait on API servers), the next preset builds in the
+# background at the lowest CPU priority. Each binary of cluster tests has its own local clusters
+# (tests/integration/fixture), so they run side by side. clang-tidy runs over the non-test
+# sources in the background while the first Clang preset's tests run. At the end a table shows
+# where the time went, also when something failed.
 #
 # Usage: hack/test.sh [preset...]     (default: asan tsan gcc)
 set -euo pipefail
@@ -65,32 +67,16 @@ configure() { cmake --preset "$1" >/dev/null; }
 build() { cmake --build --preset "$1" -j "$(nproc)"; }
 # Background builds log to a file (printed if they fail) and yield the CPU to the tests.
 build_quietly() { nice -n 19 cmake --build --preset "$1" -j "$(nproc)" >"$LOG_DIR/$1.build.log" 2>&1; }
-runs_node_tests() { [[ $1 == gcc || $1 == dev ]]; }
-# The node set of Kubernetes binaries is only needed by the node tests: it builds beside the build
-# of the preset that runs them.
-build_node_binaries() {
-  nice -n 19 hack/build-kube-binaries.sh node >"$LOG_DIR/node-binaries.log" 2>&1 ||
-    { tail -n 50 "$LOG_DIR/node-binaries.log" >&2 && return 1; }
-}
-build_with_node_binaries() { # build_with_node_binaries BUILD-FUNCTION PRESET
-  local node status=0
-  timed "node:kubernetes-binaries" build_node_binaries &
-  node=$!
-  "$1" "$2" || status=$?
-  wait "$node" || status=1
-  return "$status"
-}
-background_build() { # background_build PRESET
-  if runs_node_tests "$1"; then
-    timed "$1:build(background)" build_with_node_binaries build_quietly "$1"
-  else
-    timed "$1:build(background)" build_quietly "$1"
-  fi
-}
-# The server set of Kubernetes binaries (what the test fixtures' clusters run): built in the
-# background from the start, waited for before the first tests. Its directory goes to PATH.
+runs_node_tests() { [[ $1 == asan || $1 == dev ]]; }
+has_tests() { [[ $1 != gcc ]]; }
+background_build() { timed "$1:build(background)" build_quietly "$1"; }
+# The Kubernetes binaries the test fixtures' clusters run (the server set; all, with the node set,
+# when a preset runs the node tests: one Go build compiles what they share once), built in the
+# background from the start, waited for before the first tests. Their directory goes to PATH.
 start_test_binaries() {
-  timed setup:kubernetes-binaries hack/build-kube-binaries.sh server \
+  local set=server preset
+  for preset in "${presets[@]}"; do runs_node_tests "$preset" && set=all; done
+  timed setup:kubernetes-binaries hack/build-kube-binaries.sh "$set" \
     >"$LOG_DIR/kube-bin-dir" 2>"$LOG_DIR/kube-binaries.log" &
   test_binaries=$!
 }
@@ -130,12 +116,7 @@ timed checks:format hack/check-style.sh format || failed+=(checks:format)
 for preset in "${presets[@]}"; do timed "$preset:configure" configure "$preset"; done
 
 echo "=== preset ${presets[0]}: build" >&2
-if runs_node_tests "${presets[0]}"; then
-  timed "${presets[0]}:build" build_with_node_binaries build "${presets[0]}" ||
-    failed+=("${presets[0]}:build")
-else
-  timed "${presets[0]}:build" build "${presets[0]}" || failed+=("${presets[0]}:build")
-fi
+timed "${presets[0]}:build" build "${presets[0]}" || failed+=("${presets[0]}:build")
 await_test_binaries
 tidy=
 for i in "${!presets[@]}"; do
@@ -152,7 +133,7 @@ for i in "${!presets[@]}"; do
       >"$LOG_DIR/clang-tidy.log" 2>&1 &
     tidy=$!
   fi
-  if [[ " ${failed[*]} " != *" $preset:build "* ]]; then
+  if has_tests "$preset" && [[ " ${failed[*]} " != *" $preset:build "* ]]; then
     echo "=== preset $preset: test" >&2
     timed "$preset:test" run_tests "$preset" || failed+=("$preset:test")
   fi

@@ -1,7 +1,10 @@
 #include "tests/e2e/federation_fixture.h"
 
+#include <gtest/gtest.h>
 #include <signal.h>
 
+#include <optional>
+#include <string>
 #include <utility>
 
 #include "federation/client/resource_client.h"
@@ -94,7 +97,15 @@ std::string E2EFederation::enableTypes(const std::vector<std::string>& types) {
 
 void E2EFederation::shutDown() {
   if (std::exchange(shut_down_, true)) return;
-  if (manager_) stopManager();
+  if (manager_ && manager_->running()) {
+    // A sanitizer that found something (ASan, UBSan, LeakSanitizer, TSan) makes the process exit
+    // non-zero; without this check its report would only sit in the log.
+    const std::optional<int> exit_code = stopManager();
+    const std::string log = manager_->log();
+    EXPECT_EQ(exit_code.value_or(-1), 0)
+        << "the controller manager did not exit cleanly on SIGTERM; the end of its log:\n"
+        << log.substr(log.size() > 6000 ? log.size() - 6000 : 0);
+  }
   // Once the controller manager has exited: its sync controllers would finalize them again.
   releaseFederatedObjects(*host_);
   for (const std::string& member : member_names_) {
