@@ -32,11 +32,6 @@ Result<std::set<std::string>> matchingClusters(const federated::LabelSelector& s
   return out;
 }
 
-ApiError withContext(ApiError error, const std::string& context) {
-  error.message = context + ": " + error.message;
-  return error;
-}
-
 }  // namespace
 
 MemberCluster memberClusterFromObject(const Json& kubefed_cluster) {

@@ -7,7 +7,7 @@ namespace kf::sync {
 
 namespace {
 
-ApiError withContext(const std::string& context, const ApiError& cause) {
+ApiError invalidBecause(const std::string& context, const ApiError& cause) {
   return makeError(Reason::kInvalid, context + ": " + cause.message);
 }
 
@@ -44,26 +44,26 @@ void copyNodePorts(Json& desired_ports, const Json& cluster_ports) {
 Status retainHealthCheckNodePort(Json& desired, const Json& cluster_object) {
   auto port = nestedInt64(cluster_object, {"spec", "healthCheckNodePort"});
   if (!port) {
-    return withContext("Error retrieving healthCheckNodePort from service", port.error());
+    return invalidBecause("Error retrieving healthCheckNodePort from service", port.error());
   }
   if (!port.value() || *port.value() <= 0) return boost::outcome_v2::success();
   auto set = setNestedField(desired, *port.value(), {"spec", "healthCheckNodePort"});
-  if (!set) return withContext("Error setting healthCheckNodePort for service", set.error());
+  if (!set) return invalidBecause("Error setting healthCheckNodePort for service", set.error());
   return boost::outcome_v2::success();
 }
 
 Status retainClusterIps(Json& desired, const Json& cluster_object) {
   auto ip = nestedString(cluster_object, {"spec", "clusterIP"});
-  if (!ip) return withContext("Error retrieving clusterIP from cluster service", ip.error());
+  if (!ip) return invalidBecause("Error retrieving clusterIP from cluster service", ip.error());
   if (ip.value() && !ip.value()->empty()) {
     auto set = setNestedField(desired, *ip.value(), {"spec", "clusterIP"});
-    if (!set) return withContext("Error setting clusterIP for service", set.error());
+    if (!set) return invalidBecause("Error setting clusterIP for service", set.error());
   }
   auto ips = nestedStringSlice(cluster_object, {"spec", "clusterIPs"});
-  if (!ips) return withContext("Error retrieving clusterIPs from cluster service", ips.error());
+  if (!ips) return invalidBecause("Error retrieving clusterIPs from cluster service", ips.error());
   if (ips.value() && !ips.value()->empty()) {
     auto set = setNestedField(desired, *ips.value(), {"spec", "clusterIPs"});
-    if (!set) return withContext("Error setting clusterIPs for service", set.error());
+    if (!set) return invalidBecause("Error setting clusterIPs for service", set.error());
   }
   return boost::outcome_v2::success();
 }
@@ -71,16 +71,16 @@ Status retainClusterIps(Json& desired, const Json& cluster_object) {
 Status retainNodePorts(Json& desired, const Json& cluster_object) {
   auto cluster_ports = nestedSlice(cluster_object, {"spec", "ports"});
   if (!cluster_ports) {
-    return withContext("Error retrieving ports from cluster service", cluster_ports.error());
+    return invalidBecause("Error retrieving ports from cluster service", cluster_ports.error());
   }
   if (!cluster_ports.value()) return boost::outcome_v2::success();
   auto desired_ports = nestedSlice(desired, {"spec", "ports"});
   if (!desired_ports)
-    return withContext("Error retrieving ports from service", desired_ports.error());
+    return invalidBecause("Error retrieving ports from service", desired_ports.error());
   Json ports = desired_ports.value().value_or(Json::array());
   copyNodePorts(ports, *cluster_ports.value());
   auto set = setNestedField(desired, std::move(ports), {"spec", "ports"});
-  if (!set) return withContext("Error setting ports for service", set.error());
+  if (!set) return invalidBecause("Error setting ports for service", set.error());
   return boost::outcome_v2::success();
 }
 
@@ -93,19 +93,19 @@ Status retainServiceFields(Json& desired, const Json& cluster_object) {
 Status retainServiceAccountFields(Json& desired, const Json& cluster_object) {
   auto desired_secrets = nestedSlice(desired, {"secrets"});
   if (!desired_secrets) {
-    return withContext("Error retrieving secrets from desired service account",
-                       desired_secrets.error());
+    return invalidBecause("Error retrieving secrets from desired service account",
+                          desired_secrets.error());
   }
   if (desired_secrets.value() && !desired_secrets.value()->empty()) {
     return boost::outcome_v2::success();
   }
   auto secrets = nestedSlice(cluster_object, {"secrets"});
   if (!secrets) {
-    return withContext("Error retrieving secrets from service account", secrets.error());
+    return invalidBecause("Error retrieving secrets from service account", secrets.error());
   }
   if (secrets.value() && !secrets.value()->empty()) {
     auto set = setNestedField(desired, *secrets.value(), {"secrets"});
-    if (!set) return withContext("Error setting secrets for service account", set.error());
+    if (!set) return invalidBecause("Error setting secrets for service account", set.error());
   }
   return boost::outcome_v2::success();
 }

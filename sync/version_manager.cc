@@ -12,11 +12,6 @@ namespace {
 
 std::string describeVersion(const QualifiedName& name) { return name.key(); }
 
-ApiError withContext(ApiError error, const std::string& what) {
-  error.message = what + ": " + error.message;
-  return error;
-}
-
 }  // namespace
 
 VersionManager::VersionManager(RestClient& host, VersionManagerOptions options)

@@ -61,6 +61,13 @@ inline ApiError makeError(Reason reason, std::string message) {
   return ApiError{reason, 0, std::move(message), {}, std::nullopt};
 }
 
+// The same error with what was being done in front ("listing the stored x: <message>"); the
+// reason and the rest stay, so callers still tell NotFound from Conflict.
+inline ApiError withContext(ApiError error, const std::string& context) {
+  error.message = context + ": " + error.message;
+  return error;
+}
+
 inline bool isNotFound(const ApiError& e) { return e.reason == Reason::kNotFound; }
 inline bool isAlreadyExists(const ApiError& e) { return e.reason == Reason::kAlreadyExists; }
 inline bool isConflict(const ApiError& e) { return e.reason == Reason::kConflict; }

@@ -63,12 +63,6 @@ Result<std::string> typeConfigName(RestClient& client, const std::string& name,
   return groupQualifiedName(target.name, target.group);
 }
 
-// The error with KubeFed's words in front ("Error deleting crd \"x\": <reason>").
-ApiError wrapped(ApiError error, const std::string& what) {
-  error.message = what + ": " + error.message;
-  return error;
-}
-
 // The federated type of an installed FTC.
 GroupVersionResource federatedResource(const Json& type_config) {
   const Json& fed = type_config["spec"]["federatedType"];
@@ -115,8 +109,8 @@ Status disablePropagation(ResourceClient& type_configs, const Json& type_config,
   if (auto patched = type_configs.patch(objectName(type_config), PatchType::kMerge,
                                         R"({"spec":{"propagation":"Disabled"}})");
       !patched) {
-    return wrapped(patched.error(), "Error disabling propagation for FederatedTypeConfig \"" +
-                                        qualified_name + "\"");
+    return withContext(patched.error(), "Error disabling propagation for FederatedTypeConfig \"" +
+                                            qualified_name + "\"");
   }
   out << "Disabled propagation for FederatedTypeConfig \"" << qualified_name << "\"\n";
   return boost::outcome_v2::success();
@@ -162,7 +156,7 @@ Status deleteFederatedType(RestClient& client, const GroupVersionResource& feder
     out << "customresourcedefinition \"" << name << "\" does not exist\n";
     return boost::outcome_v2::success();
   }
-  if (!removed) return wrapped(removed.error(), "Error deleting crd \"" + name + "\"");
+  if (!removed) return withContext(removed.error(), "Error deleting crd \"" + name + "\"");
   out << "customresourcedefinition \"" << name << "\" deleted\n";
   return boost::outcome_v2::success();
 }
@@ -176,8 +170,8 @@ Status disable(RestClient& client, const std::string& name, const DisableFlags& 
   ResourceClient type_configs(client, kTypeConfigs, ns);
   auto found = type_configs.get(ftc_name);
   if (!found && !isNotFound(found.error())) {
-    return wrapped(found.error(),
-                   "Error retrieving FederatedTypeConfig \"" + qualified_name + "\"");
+    return withContext(found.error(),
+                       "Error retrieving FederatedTypeConfig \"" + qualified_name + "\"");
   }
   if (!found) out << "FederatedTypeConfig \"" << qualified_name << "\" does not exist\n";
   if (flags.global.dry_run) return boost::outcome_v2::success();
@@ -199,8 +193,8 @@ Status disable(RestClient& client, const std::string& name, const DisableFlags& 
   if (found) {
     auto removed = type_configs.remove(ftc_name);
     if (!removed && !isNotFound(removed.error())) {
-      return wrapped(removed.error(),
-                     "Error deleting FederatedTypeConfig \"" + qualified_name + "\"");
+      return withContext(removed.error(),
+                         "Error deleting FederatedTypeConfig \"" + qualified_name + "\"");
     }
     out << "federatedtypeconfig \"" << qualified_name << "\" deleted\n";
   }

@@ -18,9 +18,10 @@ Result<std::optional<Json>> namedSecret(ResourceClient& secrets, const HostSecre
   auto existing = secrets.get(request.secret_name);
   if (!existing) {
     if (isNotFound(existing.error())) return std::optional<Json>();
-    return inContext(existing.error(),
-                     "reading secret " + quotedKey(request.kubefed_namespace, request.secret_name) +
-                         " " + kInHost);
+    return withContext(existing.error(),
+                       "reading secret " +
+                           quotedKey(request.kubefed_namespace, request.secret_name) + " " +
+                           kInHost);
   }
   if (request.error_on_existing && !writtenForCluster(existing.value(), request.cluster_name)) {
     return makeError(Reason::kAlreadyExists,
@@ -53,7 +54,7 @@ Result<std::string> refreshToken(ResourceClient& secrets, Json secret,
   secret["data"] = data;
   secret["metadata"]["annotations"][kJoinedClusterAnnotation] = request.cluster_name;
   if (auto updated = secrets.update(secret); !updated) {
-    return inContext(
+    return withContext(
         updated.error(),
         "updating secret " + quotedKey(request.kubefed_namespace, name) + " " + kInHost);
   }
@@ -78,9 +79,9 @@ Result<JoinScope> readJoinScope(RestClient& host, const std::string& kubefed_nam
   auto config = ResourceClient(host, kKubeFedConfigs, kubefed_namespace).get(kKubeFedConfigName);
   if (!config) {
     if (!isNotFound(config.error())) {
-      return inContext(config.error(), "reading KubeFedConfig " +
-                                           quotedKey(kubefed_namespace, kKubeFedConfigName) + " " +
-                                           kInHost);
+      return withContext(config.error(), "reading KubeFedConfig " +
+                                             quotedKey(kubefed_namespace, kKubeFedConfigName) +
+                                             " " + kInHost);
     }
     return makeError(Reason::kNotFound,
                      "A KubeFedConfig named \"kubefed\" was not found in namespace \"" +
@@ -104,8 +105,9 @@ Result<std::optional<Json>> findKubeFedCluster(RestClient& host,
       ResourceClient(host, kKubeFedClusterKind.resource, kubefed_namespace).get(cluster_name);
   if (!found) {
     if (isNotFound(found.error())) return std::optional<Json>();
-    return inContext(found.error(), "reading KubeFedCluster " +
-                                        quotedKey(kubefed_namespace, cluster_name) + " " + kInHost);
+    return withContext(
+        found.error(),
+        "reading KubeFedCluster " + quotedKey(kubefed_namespace, cluster_name) + " " + kInHost);
   }
   if (error_on_existing) {
     return makeError(Reason::kAlreadyExists,
@@ -126,8 +128,8 @@ Result<std::string> writeHostSecret(RestClient& host, const HostSecretRequest& r
                                         request.secret_name, request.token_base64);
   auto created = secrets.create(desired);
   if (!created) {
-    return inContext(created.error(), "creating the token secret of cluster \"" +
-                                          request.cluster_name + "\" " + kInHost);
+    return withContext(created.error(), "creating the token secret of cluster \"" +
+                                            request.cluster_name + "\" " + kInHost);
   }
   const std::string name = objectName(created.value());
   printAction(out, kSecretKind, name, "created", kInHost);
@@ -142,15 +144,15 @@ Status writeKubeFedCluster(RestClient& host, const Json& desired,
   if (existing) {
     const std::string patch = specPatch((*existing).value("spec", Json()), desired["spec"]).dump();
     if (auto patched = clusters.patch(name, PatchType::kMerge, patch); !patched) {
-      return inContext(patched.error(),
-                       "updating KubeFedCluster " + quotedKey(ns, name) + " " + kInHost);
+      return withContext(patched.error(),
+                         "updating KubeFedCluster " + quotedKey(ns, name) + " " + kInHost);
     }
     printAction(out, kKubeFedClusterKind, name, "updated", kInHost);
     return boost::outcome_v2::success();
   }
   if (auto created = clusters.create(desired); !created) {
-    return inContext(created.error(),
-                     "creating KubeFedCluster " + quotedKey(ns, name) + " " + kInHost);
+    return withContext(created.error(),
+                       "creating KubeFedCluster " + quotedKey(ns, name) + " " + kInHost);
   }
   printAction(out, kKubeFedClusterKind, name, "created", kInHost);
   return boost::outcome_v2::success();
@@ -159,7 +161,7 @@ Status writeKubeFedCluster(RestClient& host, const Json& desired,
 Result<std::vector<Json>> joinedClusterSecrets(ResourceClient& secrets,
                                                const std::string& cluster_name) {
   auto listed = secrets.listAll({});
-  if (!listed) return inContext(listed.error(), "listing secrets in the host cluster");
+  if (!listed) return withContext(listed.error(), "listing secrets in the host cluster");
   std::vector<Json> out;
   for (const auto& secret : listed.value().items) {
     if (writtenForCluster(secret, cluster_name)) out.push_back(secret);

@@ -63,11 +63,11 @@ Status MemberWriter::ensureNamespace() {
     return boost::outcome_v2::success();
   }
   if (!isNotFound(existing.error())) {
-    return inContext(existing.error(), doing("reading", kNamespaceKind, desired));
+    return withContext(existing.error(), doing("reading", kNamespaceKind, desired));
   }
   auto created = namespaces.create(desired);
   if (!created && !isAlreadyExists(created.error())) {
-    return inContext(created.error(), doing("creating", kNamespaceKind, desired));
+    return withContext(created.error(), doing("creating", kNamespaceKind, desired));
   }
   print(kNamespaceKind, setup_.kubefed_namespace, "created");
   return boost::outcome_v2::success();
@@ -82,10 +82,11 @@ Result<Json> MemberWriter::ensureServiceAccount() {
     return existing;
   }
   if (!isNotFound(existing.error())) {
-    return inContext(existing.error(), doing("reading", kServiceAccountKind, desired));
+    return withContext(existing.error(), doing("reading", kServiceAccountKind, desired));
   }
   auto created = accounts.create(desired);
-  if (!created) return inContext(created.error(), doing("creating", kServiceAccountKind, desired));
+  if (!created)
+    return withContext(created.error(), doing("creating", kServiceAccountKind, desired));
   print(kServiceAccountKind, setup_.service_account, "created");
   return created;
 }
@@ -96,7 +97,7 @@ Status MemberWriter::ensureTokenSecret(const Json& service_account) {
   ResourceClient secrets = client(kSecretKind);
   auto existing = secrets.get(name);
   if (!existing && !isNotFound(existing.error())) {
-    return inContext(existing.error(), doing("reading", kSecretKind, desired));
+    return withContext(existing.error(), doing("reading", kSecretKind, desired));
   }
   std::string action = "created";
   if (existing) {
@@ -116,12 +117,12 @@ Status MemberWriter::ensureTokenSecret(const Json& service_account) {
     // The token of an earlier service account of this name: it no longer authenticates.
     auto removed = secrets.remove(name);
     if (!removed && !isNotFound(removed.error())) {
-      return inContext(removed.error(), doing("deleting", kSecretKind, desired));
+      return withContext(removed.error(), doing("deleting", kSecretKind, desired));
     }
     action = "recreated";
   }
   auto created = secrets.create(desired);
-  if (!created) return inContext(created.error(), doing("creating", kSecretKind, desired));
+  if (!created) return withContext(created.error(), doing("creating", kSecretKind, desired));
   print(kSecretKind, name, action);
   return boost::outcome_v2::success();
 }
@@ -154,7 +155,7 @@ Status MemberWriter::applyRbac(const RbacObject& rbac) {
   ResourceClient objects(member_, rbac.kind.resource, objectNamespace(desired));
   auto existing = objects.get(objectName(desired));
   if (!existing && !isNotFound(existing.error())) {
-    return inContext(existing.error(), doing("reading", rbac.kind, desired));
+    return withContext(existing.error(), doing("reading", rbac.kind, desired));
   }
   if (existing && setup_.error_on_existing) {
     return makeError(Reason::kAlreadyExists, rbac.description + " for service account " +
@@ -170,7 +171,7 @@ Status MemberWriter::applyRbac(const RbacObject& rbac) {
   } else {
     action = updateRole(objects, existing.value(), desired);
   }
-  if (!action) return inContext(action.error(), doing("writing", rbac.kind, desired));
+  if (!action) return withContext(action.error(), doing("writing", rbac.kind, desired));
   print(rbac.kind, objectName(desired), action.value());
   return boost::outcome_v2::success();
 }
@@ -187,7 +188,7 @@ Result<ServiceAccountToken> MemberWriter::waitForToken(Clock& clock) {
     } else if (isNotFound(secret.error())) {
       last_state = "it does not exist (the token controller deletes tokens of unknown accounts)";
     } else {
-      return inContext(
+      return withContext(
           secret.error(),
           "reading secret " + quotedKey(setup_.kubefed_namespace, name) + " " + place_);
     }
@@ -210,10 +211,10 @@ Status checkServiceAccountAbsent(RestClient& member, const MemberSetup& setup) {
                       .get(setup.service_account);
   if (!existing && isNotFound(existing.error())) return boost::outcome_v2::success();
   if (!existing) {
-    return inContext(existing.error(),
-                     "reading serviceaccount " +
-                         quotedKey(setup.kubefed_namespace, setup.service_account) +
-                         " in cluster \"" + setup.cluster_name + "\"");
+    return withContext(existing.error(),
+                       "reading serviceaccount " +
+                           quotedKey(setup.kubefed_namespace, setup.service_account) +
+                           " in cluster \"" + setup.cluster_name + "\"");
   }
   return makeError(Reason::kAlreadyExists,
                    "service account: " + setup.service_account +

@@ -92,11 +92,6 @@ std::string annotationOf(const Json& object, const std::string& key) {
   return it != annotations.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
-ApiError inContext(ApiError error, const std::string& doing) {
-  error.message = doing + ": " + error.message;
-  return error;
-}
-
 Json namespaceObject(const std::string& name) {
   return {{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", metadata(name, "")}};
 }

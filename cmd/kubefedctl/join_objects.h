@@ -54,10 +54,6 @@ std::string quotedKey(const std::string& ns, const std::string& name);
 // The value of one annotation; "" when the object does not have it.
 std::string annotationOf(const Json& object, const std::string& key);
 
-// The error with what was being done in front of its message, e.g.
-// "creating serviceaccount \"ns/sa\" in cluster \"member1\": <server message>".
-ApiError inContext(ApiError error, const std::string& doing);
-
 Json namespaceObject(const std::string& name);
 Json serviceAccountObject(const std::string& name, const std::string& ns);
 // A Secret the token controller fills with the ServiceAccount's token and the cluster's CA.

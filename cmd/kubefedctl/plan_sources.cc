@@ -26,7 +26,9 @@ constexpr std::chrono::seconds kMemberTimeout{10};
 
 std::string quoted(const std::string& text) { return "\"" + text + "\""; }
 
-ApiError withContext(const ApiError& error, const std::string& what) {
+// Only the reason of the server's error is kept (not its HTTP code or causes), with what was
+// being done in front of its message.
+ApiError reasonInContext(const ApiError& error, const std::string& what) {
   return makeError(error.reason, what + ": " + error.message);
 }
 
@@ -111,9 +113,9 @@ Status PlanSources::loadConfig() {
 Status PlanSources::loadTypeConfigs() {
   auto listed = ResourceClient(host_, kTypeConfigs, namespace_).listAll({});
   if (!listed) {
-    return withContext(listed.error(),
-                       "cannot list the FederatedTypeConfigs in namespace " + quoted(namespace_) +
-                           " (is KubeFed installed there? see --kubefed-namespace)");
+    return reasonInContext(
+        listed.error(), "cannot list the FederatedTypeConfigs in namespace " + quoted(namespace_) +
+                            " (is KubeFed installed there? see --kubefed-namespace)");
   }
   for (const Json& item : listed.value().items) {
     auto ftc = core::FederatedTypeConfig::fromJson(item);
@@ -127,8 +129,8 @@ Status PlanSources::loadTypeConfigs() {
 Status PlanSources::loadClusters() {
   auto listed = ResourceClient(host_, kKubeFedClusterKind.resource, namespace_).listAll({});
   if (!listed) {
-    return withContext(listed.error(),
-                       "cannot list the KubeFedClusters in namespace " + quoted(namespace_));
+    return reasonInContext(listed.error(),
+                           "cannot list the KubeFedClusters in namespace " + quoted(namespace_));
   }
   for (Json& item : listed.value().items) {
     clusters_.push_back(clusterSnapshotOf(std::make_shared<const Json>(std::move(item))));
@@ -140,7 +142,7 @@ Status PlanSources::loadClusters() {
 
 Result<sync::SyncTypeInfo> PlanSources::typeInfoOf(const core::FederatedTypeConfig& ftc) const {
   auto info = sync::syncTypeInfo(ftc, config_);
-  if (!info) return withContext(info.error(), "the sync controller cannot run this type");
+  if (!info) return reasonInContext(info.error(), "the sync controller cannot run this type");
   return info;
 }
 
@@ -187,8 +189,8 @@ Result<std::optional<Json>> PlanSources::hostObject(const GroupVersionResource& 
   auto found = ResourceClient(host_, resource, resource.namespaced ? name.ns : "").get(name.name);
   if (found) return std::optional<Json>(std::move(found).value());
   if (isNotFound(found.error())) return std::optional<Json>();
-  return withContext(found.error(), "cannot read " + resource.resource + " " + quoted(name.key()) +
-                                        " on the host cluster");
+  return reasonInContext(found.error(), "cannot read " + resource.resource + " " +
+                                            quoted(name.key()) + " on the host cluster");
 }
 
 Result<Json> PlanSources::storedObject(const sync::SyncTypeInfo& type, const QualifiedName& name) {

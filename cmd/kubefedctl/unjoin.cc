@@ -54,8 +54,8 @@ class Remover {
     }
     if (!done) {
       if (isNotFound(done.error())) return boost::outcome_v2::success();
-      return inContext(done.error(), "deleting " + ref.kind.display + " " +
-                                         quotedKey(ref.ns, ref.name) + " " + place_);
+      return withContext(done.error(), "deleting " + ref.kind.display + " " +
+                                           quotedKey(ref.ns, ref.name) + " " + place_);
     }
     printAction(out_, ref.kind, ref.name, dry_run_ ? "deleted (dry run)" : "deleted", place_);
     return boost::outcome_v2::success();
@@ -85,7 +85,7 @@ Status removeKubefedNamespace(RestClient& host, RestClient& member, const Unjoin
   auto in_member = ResourceClient(member, kNamespaceKind.resource).get(ns);
   if (!in_member) {
     if (isNotFound(in_member.error())) return boost::outcome_v2::success();
-    return inContext(in_member.error(), "reading namespace \"" + ns + "\" " + remover.place());
+    return withContext(in_member.error(), "reading namespace \"" + ns + "\" " + remover.place());
   }
   // Already being deleted, by an earlier unjoin: deleting again would report it twice.
   if (in_member.value().value("metadata", Json::object()).contains("deletionTimestamp")) {
@@ -93,7 +93,7 @@ Status removeKubefedNamespace(RestClient& host, RestClient& member, const Unjoin
   }
   auto in_host = ResourceClient(host, kNamespaceKind.resource).get(ns);
   if (!in_host && !isNotFound(in_host.error())) {
-    return inContext(in_host.error(), "reading namespace \"" + ns + "\" " + kInHost);
+    return withContext(in_host.error(), "reading namespace \"" + ns + "\" " + kInHost);
   }
   if (in_host && objectUid(in_host.value()) == objectUid(in_member.value())) {
     printAction(out, kNamespaceKind, ns, "kept",
@@ -136,8 +136,8 @@ Status removeFromHost(RestClient& host, const UnjoinRequest& request, Streams st
   const std::string& ns = request.kubefed_namespace;
   auto found = ResourceClient(host, kKubeFedClusterKind.resource, ns).get(request.cluster_name);
   if (!found && !isNotFound(found.error())) {
-    return inContext(found.error(), "reading KubeFedCluster " +
-                                        quotedKey(ns, request.cluster_name) + " " + kInHost);
+    return withContext(found.error(), "reading KubeFedCluster " +
+                                          quotedKey(ns, request.cluster_name) + " " + kInHost);
   }
   std::optional<Json> cluster;
   if (found) {
