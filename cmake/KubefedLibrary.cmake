@@ -48,7 +48,7 @@ target_link_libraries(kubefed_options INTERFACE nlohmann_json::nlohmann_json spd
 # once per build instead of once per file. Two headers are compiled (one for libraries and
 # binaries, one for tests) and every target reuses one of them, so all targets must share one set
 # of compile flags.
-# The presets also build in unity mode (CMAKE_UNITY_BUILD: eight .cc files per compiler run), so
+# The presets also build in unity mode (CMAKE_UNITY_BUILD: sixteen .cc files per compiler run), so
 # names in anonymous namespaces must be unique within a folder. Together they cut a cold build
 # to less than half.
 option(KUBEFED_PCH "Precompile the common headers" ON)

@@ -24,6 +24,11 @@ SERVER_TOOLS=(kube-apiserver kube-controller-manager helm)
 NODE_TOOLS=(kubelet kube-scheduler kube-proxy)
 
 export GOTOOLCHAIN=local CGO_ENABLED=0
+# The Go compiler and linker collect garbage only when their heap nears 3 GiB instead of each
+# time it doubles: most packages then compile without a collection, about a fifth less CPU
+# (measured on k8s.io/api's core and apps packages, cold: 61 instead of 76 CPU-seconds), at
+# most about 3 GiB per compile (two run at once on two cores).
+export GOGC=off GOMEMLIMIT=3GiB
 
 log() { printf '[build-kube-binaries] %s\n' "$*" >&2; }
 

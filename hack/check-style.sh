@@ -5,7 +5,7 @@
 #   tidy      clang-tidy-14 with only the WarningsAsErrors checks of .clang-tidy (the gate: the
 #             broad families would cost 2.5 times the time for warnings nobody reads in a CI log)
 #             over the non-test sources (the unity files of BUILD_DIR's compile_commands.json, so
-#             each header is parsed once per eight sources, with the precompiled header)
+#             each header is parsed once per sixteen sources, with the precompiled header)
 #   tidy-report  the same with every check family of .clang-tidy, its warnings printed to read
 #
 # Usage: hack/check-style.sh layering|format

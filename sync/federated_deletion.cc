@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "apis/meta/join.h"
 #include "federation/controller/finalizers.h"
 #include "sync/delete_options.h"
 #include "sync/dispatcher.h"
@@ -31,14 +32,6 @@ Status removeSyncFinalizer(const SyncContext& context, const Json& federated_obj
     return patched.error();
   }
   return boost::outcome_v2::success();
-}
-
-std::string joined(const std::vector<std::string>& names) {
-  std::string out;
-  for (const std::string& name : names) {
-    out += (out.empty() ? "" : ", ") + name;
-  }
-  return out;
 }
 
 SyncObservation observeMembers(const SyncContext& context, const MemberObjectContext& members) {
@@ -89,14 +82,14 @@ std::string unlabelAll(const SyncContext& context,
     problems.push_back("removing the managed label timed out");
   }
   if (const auto failed = failedClusters(outcome); !failed.empty()) {
-    problems.push_back("removing the managed label failed in " + joined(failed));
+    problems.push_back("removing the managed label failed in " + joinWith(failed, ", "));
   }
   if (const auto unready = unreadyClusters(observed); !unready.empty()) {
-    problems.push_back("the following clusters were not ready: " + joined(unready));
+    problems.push_back("the following clusters were not ready: " + joinWith(unready, ", "));
   }
   const std::vector<std::string> errors = cacheErrors(observed);
   problems.insert(problems.end(), errors.begin(), errors.end());
-  return joined(problems);
+  return joinWith(problems, ", ");
 }
 
 // Step 3: deletes (or, for the host's own namespace, unlabels) what the caches still hold.
@@ -116,9 +109,10 @@ ReconcileResult deleteFromClusters(SyncContext& context, const Json& federated_o
   if (!plan.unready.empty() || !plan.cache_errors.empty() || outcome.timed_out || !failed.empty()) {
     return makeError(Reason::kUnknown,
                      "deleting " + context.type.target_type.kind + " " + names.target.key() +
-                         " from member clusters is incomplete: unready [" + joined(plan.unready) +
-                         "], errors [" + joined(plan.cache_errors) + "], failed [" +
-                         joined(failed) + "]" + (outcome.timed_out ? ", timed out" : ""));
+                         " from member clusters is incomplete: unready [" +
+                         joinWith(plan.unready, ", ") + "], errors [" +
+                         joinWith(plan.cache_errors, ", ") + "], failed [" +
+                         joinWith(failed, ", ") + "]" + (outcome.timed_out ? ", timed out" : ""));
   }
   return plan.remaining > 0 ? ReconcileStatus::kNeedsRecheck : ReconcileStatus::kOk;
 }
@@ -159,7 +153,7 @@ std::string verifyRemoved(const SyncContext& context, const QualifiedName& targe
       problems.push_back(cluster.name + ": the object still has the managed label");
     }
   }
-  return joined(problems);
+  return joinWith(problems, ", ");
 }
 
 }  // namespace

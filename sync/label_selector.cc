@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "apis/meta/field_errors.h"
+#include "apis/meta/join.h"
 #include "apis/meta/name_validation.h"
 
 namespace kf::sync {
@@ -47,12 +48,6 @@ std::string maxLengthError(std::size_t length) {
   return "must be no more than " + std::to_string(length) + " characters";
 }
 
-std::string joined(const std::vector<std::string>& messages) {
-  std::string out;
-  for (const auto& message : messages) out += (out.empty() ? "" : "; ") + message;
-  return out;
-}
-
 ApiError selectorError(const meta::FieldPath& path, const std::string& what) {
   return makeError(Reason::kBadRequest, path.str() + ": " + what);
 }
@@ -60,7 +55,8 @@ ApiError selectorError(const meta::FieldPath& path, const std::string& what) {
 Status validateKey(const std::string& key, const meta::FieldPath& path) {
   auto errors = qualifiedNameErrors(key);
   if (errors.empty()) return boost::outcome_v2::success();
-  return selectorError(path, "invalid label key " + meta::goQuote(key) + ": " + joined(errors));
+  return selectorError(path,
+                       "invalid label key " + meta::goQuote(key) + ": " + joinWith(errors, "; "));
 }
 
 Status validateValue(const std::string& key, const std::string& value,
@@ -68,7 +64,7 @@ Status validateValue(const std::string& key, const std::string& value,
   auto errors = labelValueErrors(value);
   if (errors.empty()) return boost::outcome_v2::success();
   return selectorError(path, "invalid label value: " + meta::goQuote(value) +
-                                 ": at key: " + meta::goQuote(key) + ": " + joined(errors));
+                                 ": at key: " + meta::goQuote(key) + ": " + joinWith(errors, "; "));
 }
 
 Result<SelectorOperator> parseOperator(const std::string& op, const meta::FieldPath& path) {

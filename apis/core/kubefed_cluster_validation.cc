@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "apis/core/validation.h"
+#include "apis/meta/join.h"
 #include "apis/meta/name_validation.h"
 
 namespace kf::core {
@@ -65,19 +66,13 @@ std::string hostError(std::string_view endpoint) {
   return std::string(kHostError) + ": " + meta::goQuote(endpoint);
 }
 
-std::string joined(const std::vector<std::string>& messages) {
-  std::string out;
-  for (const auto& message : messages) out += (out.empty() ? "" : ",") + message;
-  return out;
-}
-
 // The host may be an IP address or a DNS name; when it is neither, KubeFed says both.
 ErrorList validateEndpointHost(const std::string& host, const FieldPath& path) {
   const auto dns_errors = meta::dns1123SubdomainErrors(host);
   if (dns_errors.empty() || meta::isValidIp(host)) return {};
-  return {meta::invalid(
-      path, BadValue::quoted(host),
-      "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff); or " + joined(dns_errors))};
+  return {meta::invalid(path, BadValue::quoted(host),
+                        "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff); or " +
+                            joinWith(dns_errors, ","))};
 }
 
 // A port that is not all digits fails Go's url.Parse before KubeFed sees it: without a scheme

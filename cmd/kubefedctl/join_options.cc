@@ -1,5 +1,6 @@
 #include "cmd/kubefedctl/join_options.h"
 
+#include "apis/meta/join.h"
 #include "apis/meta/name_validation.h"
 
 namespace kf::kubefedctl {
@@ -7,12 +8,6 @@ namespace {
 
 bool hasSlashOrColon(const std::string& name) {
   return name.find_first_of("/:") != std::string::npos;
-}
-
-std::string joined(const std::vector<std::string>& messages) {
-  std::string out;
-  for (const auto& message : messages) out += (out.empty() ? "" : "; ") + message;
-  return out;
 }
 
 }  // namespace
@@ -38,8 +33,9 @@ Result<JoinTarget> joinTargetFromFlags(const JoinFlags& flags,
   JoinTarget target;
   target.cluster_name = positional.front();
   if (auto errors = meta::dns1123SubdomainErrors(target.cluster_name); !errors.empty()) {
-    return makeError(Reason::kInvalid, "invalid cluster name \"" + target.cluster_name +
-                                           "\" (it names the KubeFedCluster): " + joined(errors));
+    return makeError(Reason::kInvalid,
+                     "invalid cluster name \"" + target.cluster_name +
+                         "\" (it names the KubeFedCluster): " + joinWith(errors, "; "));
   }
   if (hasSlashOrColon(flags.host_cluster_name)) {
     return makeError(Reason::kInvalid, "host-cluster-name may not contain \"/\" or \":\"");

@@ -5,6 +5,7 @@
 
 #include "apis/meta/duration.h"
 #include "apis/meta/field_errors.h"
+#include "apis/meta/join.h"
 #include "apis/meta/json_reader.h"
 #include "apis/meta/name_validation.h"
 
@@ -18,6 +19,13 @@ TEST(FieldPathTest, JoinsChildrenIndicesAndKeys) {
             "spec.placement.clusters[1].name");
   EXPECT_EQ(FieldPath().child("spec").str(), "spec");
   EXPECT_EQ(FieldPath("spec.clusters").key("a").str(), "spec.clusters[a]");
+}
+
+TEST(JoinWithTest, PutsTheSeparatorBetweenEachTwoPartsOnly) {
+  EXPECT_EQ(joinWith({}, ", "), "");
+  EXPECT_EQ(joinWith({"a"}, ", "), "a");
+  EXPECT_EQ(joinWith({"a", "b", "c"}, "; "), "a; b; c");
+  EXPECT_EQ(joinWith({"", "b"}, ","), ",b");
 }
 
 TEST(FieldErrorTest, FormatsLikeApimachinery) {
