@@ -52,6 +52,11 @@ struct SyncController::Parts {
         // looked at again once the caches had time to follow.
         cluster_availability(deps.clusters, deps.clock, deps.config.cluster_available_delay,
                              deps.config.cluster_unavailable_delay, [this] { enqueueAll(); }) {}
+  // A start() that fails half-way drops the parts without SyncController::stop(): the cluster
+  // subscription, whose callback holds `this`, and the leases must still go first.
+  ~Parts() { stop(); }
+  Parts(const Parts&) = delete;
+  Parts& operator=(const Parts&) = delete;
 
   // The controller over the leased host informers; the context must be built.
   ControllerPtr buildController() {
@@ -110,8 +115,12 @@ struct SyncController::Parts {
     if (version_loader.joinable()) {
       version_loader.join();  // a list in progress ends within the client's request timeout
     }
-    member_informers->stop();
-    host_informers->stop();
+    if (member_informers) {
+      member_informers->stop();
+    }
+    if (host_informers) {
+      host_informers->stop();
+    }
   }
 
   const SyncTypeInfo type;
