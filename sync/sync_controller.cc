@@ -142,7 +142,7 @@ struct SyncController::Parts {
 
 SyncController::SyncController(std::unique_ptr<Parts> parts) : parts_(std::move(parts)) {}
 
-SyncController::~SyncController() { stop(); }
+SyncController::~SyncController() = default;
 
 void SyncController::stop() {
   if (parts_) {

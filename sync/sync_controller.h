@@ -66,7 +66,7 @@ class SyncController {
   // a cluster-scoped type on a namespace-scoped control plane) or a host informer cannot start.
   static Result<std::unique_ptr<SyncController>> start(const core::FederatedTypeConfig& ftc,
                                                        SyncControllerDeps deps);
-  // stop().
+  // Stops (the parts stop themselves when destroyed).
   ~SyncController();
   SyncController(const SyncController&) = delete;
   SyncController& operator=(const SyncController&) = delete;

@@ -115,6 +115,13 @@ FieldError forbidden(const FieldPath& path, std::string detail) {
   return FieldError{ErrorType::kForbidden, path.str(), {}, std::move(detail)};
 }
 
+std::vector<std::string> messages(const ErrorList& errors) {
+  std::vector<std::string> out;
+  out.reserve(errors.size());
+  for (const auto& error : errors) out.push_back(error.message());
+  return out;
+}
+
 std::string aggregate(const ErrorList& errors) {
   std::set<std::string> seen;
   std::string joined;

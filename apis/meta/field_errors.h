@@ -63,6 +63,9 @@ std::string goQuote(std::string_view s);
 // repeats, "" for none.
 std::string aggregate(const ErrorList& errors);
 
+// Each error's message, in order (to join into one line with joinWith).
+std::vector<std::string> messages(const ErrorList& errors);
+
 inline void append(ErrorList& to, ErrorList&& from) {
   to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
 }

@@ -1,6 +1,7 @@
 #include "cmd/kubefedctl/join.h"
 
 #include "apis/core/validation.h"
+#include "apis/meta/join.h"
 #include "apis/meta/name_validation.h"
 #include "cmd/kubefedctl/completion_sources.h"
 #include "cmd/kubefedctl/join_host.h"
@@ -48,30 +49,23 @@ struct JoinCommandFlags {
   }
 };
 
-std::string joinedMessages(const meta::ErrorList& errors) {
-  std::string out;
-  for (const auto& error : errors) out += (out.empty() ? "" : "; ") + error.message();
-  return out;
-}
-
 // What the servers would reject later, rejected before anything is written.
 Status validateRequest(const JoinRequest& request) {
   const std::string account = serviceAccountName(request.cluster_name, request.host_cluster_name);
   if (auto errors = meta::dns1123SubdomainErrors(account); !errors.empty()) {
-    std::string text;
-    for (const auto& error : errors) text += (text.empty() ? "" : "; ") + error;
     return makeError(Reason::kInvalid, "the service account name \"" + account +
                                            "\" (CLUSTER_NAME-HOST_CLUSTER_NAME) is invalid: " +
-                                           text + ". Pass --host-cluster-name with a valid name");
+                                           joinWith(errors, "; ") +
+                                           ". Pass --host-cluster-name with a valid name");
   }
   meta::ErrorList errors =
       core::validateApiEndpoint(request.endpoint.server, meta::FieldPath("spec.apiEndpoint"));
   meta::append(
       errors, core::validateProxyUrl(request.endpoint.proxy_url, meta::FieldPath("spec.proxyURL")));
   if (errors.empty()) return boost::outcome_v2::success();
-  return makeError(Reason::kInvalid,
-                   "the kubeconfig entry of cluster \"" + request.cluster_name +
-                       "\" gives an invalid KubeFedCluster: " + joinedMessages(errors));
+  return makeError(Reason::kInvalid, "the kubeconfig entry of cluster \"" + request.cluster_name +
+                                         "\" gives an invalid KubeFedCluster: " +
+                                         joinWith(meta::messages(errors), "; "));
 }
 
 MemberSetup memberSetupFor(const JoinRequest& request, JoinScope scope) {

@@ -85,8 +85,9 @@ Result<Json> MemberWriter::ensureServiceAccount() {
     return withContext(existing.error(), doing("reading", kServiceAccountKind, desired));
   }
   auto created = accounts.create(desired);
-  if (!created)
+  if (!created) {
     return withContext(created.error(), doing("creating", kServiceAccountKind, desired));
+  }
   print(kServiceAccountKind, setup_.service_account, "created");
   return created;
 }

@@ -5,6 +5,7 @@
 
 #include "apis/core/propagated_version.h"
 #include "apis/core/validation.h"
+#include "apis/meta/join.h"
 #include "cmd/kubefedctl/host_resources.h"
 #include "cmd/kubefedctl/join_objects.h"
 #include "cmd/kubefedctl/unified_diff.h"
@@ -41,12 +42,6 @@ GroupVersionResource versionsResource(const sync::SyncTypeInfo& type) {
 
 GroupVersionResource federatedNamespaceResource() {
   return sync::groupVersionResourceOf(sync::defaultFederatedNamespaceType());
-}
-
-std::string validationMessages(const meta::ErrorList& errors) {
-  std::string out;
-  for (const auto& error : errors) out += (out.empty() ? "" : "; ") + error.message();
-  return out;
 }
 
 // The object as the diff shows it: without status (the sync controller never writes it) and
@@ -95,7 +90,7 @@ Status PlanSources::loadConfig() {
       return makeError(Reason::kInvalid, "KubeFedConfig " + quoted(name.key()) +
                                              " is invalid, so the controller manager does not "
                                              "run with it: " +
-                                             validationMessages(errors));
+                                             joinWith(meta::messages(errors), "; "));
     }
   } else {
     // The controller manager creates this one when none exists.

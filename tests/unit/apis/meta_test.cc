@@ -28,6 +28,13 @@ TEST(JoinWithTest, PutsTheSeparatorBetweenEachTwoPartsOnly) {
   EXPECT_EQ(joinWith({"", "b"}, ","), ",b");
 }
 
+TEST(FieldErrorTest, MessagesAreEachErrorsMessageInOrder) {
+  const ErrorList errors = {required(FieldPath("spec.a")), forbidden(FieldPath("spec.b"), "no")};
+  EXPECT_EQ(messages(errors),
+            (std::vector<std::string>{"spec.a: Required value", "spec.b: Forbidden: no"}));
+  EXPECT_TRUE(messages({}).empty());
+}
+
 TEST(FieldErrorTest, FormatsLikeApimachinery) {
   const FieldPath path("spec.propagation");
   EXPECT_EQ(required(path).message(), "spec.propagation: Required value");
