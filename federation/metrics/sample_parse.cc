@@ -100,7 +100,7 @@ long apiServerWrites(std::string_view metrics_text, std::string_view resource) {
   };
   long total = 0;
   for (const Sample& sample : samplesNamed(metrics_text, "apiserver_request_total")) {
-    if (labeled(sample, "resource") != resource) continue;
+    if (labeled(sample, "resource") != resource || !labeled(sample, "dry_run").empty()) continue;
     const std::string_view verb = labeled(sample, "verb");
     for (const std::string_view write : kWriteVerbs) {
       if (verb == write) total += std::lround(sample.value);

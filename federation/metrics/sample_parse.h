@@ -25,7 +25,8 @@ std::vector<Sample> samplesNamed(std::string_view metrics_text, std::string_view
 
 // The write requests (verbs POST, PUT, PATCH, DELETE, APPLY; answered or refused, changing the
 // object or not) a kube-apiserver counted in its apiserver_request_total for `resource`
-// (main resource and subresources alike), from the text of its /metrics.
+// (main resource and subresources alike), from the text of its /metrics. Dry runs store nothing
+// and are not counted.
 long apiServerWrites(std::string_view metrics_text, std::string_view resource);
 
 }  // namespace kf::metrics

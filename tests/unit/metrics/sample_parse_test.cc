@@ -54,8 +54,9 @@ TEST(SamplesNamedTest, PicksOneMetricsSamplesInOrder) {
 }
 
 // Verifies only write verbs of the asked resource are summed, over every code, scope and
-// subresource, and nothing of other metrics whose labels look alike.
-TEST(ApiServerWritesTest, SumsTheWriteVerbsOfOneResource) {
+// subresource, and nothing of dry runs (kubefedctl plan sends them) or of other metrics whose
+// labels look alike.
+TEST(ApiServerWritesTest, SumsTheWriteVerbsOfOneResourceButNotDryRuns) {
   const char* metrics = R"(# HELP apiserver_request_total [STABLE] Counter of apiserver requests.
 # TYPE apiserver_request_total counter
 apiserver_request_total{code="201",component="apiserver",dry_run="",group="",resource="configmaps",scope="resource",subresource="",verb="POST",version="v1"} 5
@@ -65,6 +66,8 @@ apiserver_request_total{code="200",component="apiserver",dry_run="",group="",res
 apiserver_request_total{code="200",component="apiserver",dry_run="",group="",resource="configmaps",scope="resource",subresource="",verb="DELETE",version="v1"} 1
 apiserver_request_total{code="201",component="apiserver",dry_run="",group="",resource="configmaps",scope="resource",subresource="",verb="APPLY",version="v1"} 4
 apiserver_request_total{code="200",component="apiserver",dry_run="",group="",resource="configmaps",scope="namespace",subresource="",verb="LIST",version="v1"} 90
+apiserver_request_total{code="200",component="apiserver",dry_run="All",group="",resource="configmaps",scope="resource",subresource="",verb="PUT",version="v1"} 24
+apiserver_request_total{code="201",component="apiserver",dry_run="All",group="",resource="configmaps",scope="resource",subresource="",verb="POST",version="v1"} 4
 apiserver_request_total{code="200",component="apiserver",dry_run="",group="",resource="configmaps",scope="resource",subresource="",verb="GET",version="v1"} 40
 apiserver_request_total{code="0",component="apiserver",dry_run="",group="",resource="configmaps",scope="namespace",subresource="",verb="WATCH",version="v1"} 6
 apiserver_request_total{code="201",component="apiserver",dry_run="",group="",resource="secrets",scope="resource",subresource="",verb="POST",version="v1"} 11
