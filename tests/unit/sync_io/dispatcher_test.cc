@@ -5,7 +5,7 @@
 #include <atomic>
 
 #include "tests/support/fake_clock.h"
-#include "tests/unit/sync_io/sync_io_test_support.h"
+#include "tests/support/waiting.h"
 
 namespace kf::sync {
 namespace {
