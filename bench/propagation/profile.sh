@@ -85,7 +85,7 @@ echo
 echo "| where the samples are (perf, $(perf report -i "$PERF_DATA" --stdio 2>/dev/null | sed -nE 's/^# Samples: ([0-9a-zA-Z]+).*/\1/p' | head -n 1) samples) | share |"
 echo "|---|---|"
 echo "| sync worker: reconciles, with their host writes | $(share 'kf::Controller::State::runWorker') |"
-echo "| member writes (cluster executor lanes) | $(share 'kf::ClusterExecutors::runLane') |"
+echo "| member writes (cluster executor lanes) | $(share 'kf::ClusterExecutors::runTask') |"
 echo "| event writes | $(share 'kf::ApiEventRecorder::run') |"
 echo "| watches: reading and decoding events | $(share 'kf::Reflector::run') |"
 echo "| informer handlers | $(share 'kf::SharedInformer::Listener::run') |"
