@@ -88,7 +88,7 @@ echo "| sync worker: reconciles, with their host writes | $(share 'kf::Controlle
 echo "| member writes (cluster executor lanes) | $(share 'kf::ClusterExecutors::runTask') |"
 echo "| event writes | $(share 'kf::ApiEventRecorder::run') |"
 echo "| watches: reading and decoding events | $(share 'kf::Reflector::run') |"
-echo "| informer handlers | $(share 'kf::SharedInformer::Listener::run') |"
+echo "| informer handlers | $(share 'kf::SharedInformer::Listener::drain') |"
 echo "| in the kernel (system calls, TCP over loopback, scheduling) | $(dso '[kernel.kallsyms]') |"
 echo "| malloc and free | $malloc_share |"
 echo "| TLS (libssl, libcrypto) | $(dso 'libssl') + $(dso 'libcrypto') |"
