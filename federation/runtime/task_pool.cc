@@ -16,10 +16,11 @@ namespace kf {
 namespace {
 
 // Member API calls block for up to their request timeout, and every federated type has up to
-// per_cluster_concurrency of them in flight per cluster; sixteen threads keep four clusters at
-// the default concurrency, or sixteen clusters at one each, writing at once, which is more than
-// the member clients' rate limits let through on a small control plane, while a fleet of any
-// size costs no more threads.
+// per_cluster_concurrency (default 4) of them in flight per cluster. Sixteen threads keep four
+// clusters at that concurrency, or sixteen at one each, writing at once, which is about what the
+// member clients' rate limits let through on a small control plane, while a fleet of any size
+// costs no more threads. The price: clusters that do not answer can hold every thread (one such
+// cluster with four busy types) until their requests time out, and the others' operations wait.
 constexpr int kMemberIoThreads = 16;
 // Handler calls only turn events into work-queue keys (they must not block): two threads keep
 // delivery going while one handler is slow, and cost little on the small machines this runs on.
