@@ -192,18 +192,19 @@ void cancelAll(std::deque<LaneTask>& tasks) {
 }  // namespace
 
 void TaskLane::State::submit(LaneTask task) {
-  bool queued = false;
+  LaneTask rejected;  // called outside the lock
   bool post_job = false;
   {
     MutexLock lock(mu);
-    if (!closed) {
+    if (closed) {
+      rejected = std::move(task);
+    } else {
       queue.push_back(std::move(task));
-      queued = true;
       post_job = claimSlotLocked();
     }
   }
-  if (!queued) {
-    task(true);
+  if (rejected) {
+    rejected(true);
     return;
   }
   if (post_job) {
