@@ -6,94 +6,57 @@
 
 namespace kf {
 
-ClusterExecutors::ClusterExecutors(int threads_per_cluster)
-    : threads_per_cluster_(static_cast<std::size_t>(std::max(1, threads_per_cluster))) {}
+ClusterExecutors::ClusterExecutors(TaskPool& pool, int per_cluster_limit)
+    : pool_(pool), per_cluster_limit_(static_cast<std::size_t>(std::max(1, per_cluster_limit))) {}
 
 ClusterExecutors::~ClusterExecutors() { stop(); }
 
+void ClusterExecutors::runTask(const ClusterTask& task, bool cancelled) { task(cancelled); }
+
 void ClusterExecutors::submit(const std::string& cluster, ClusterTask task) {
-  std::vector<Worker> ended;  // joined after the lock
+  LanePtr lane;
   {
     MutexLock lock(mu_);
     if (!stopped_) {
-      ended = takeEndedRetired();
-      std::shared_ptr<Lane>& lane = lanes_[cluster];
-      if (!lane) lane = std::make_shared<Lane>();
-      lane->queue.push_back(std::move(task));
-      // A new thread only when every existing one is busy: a quiet cluster keeps one thread.
-      if (lane->idle < lane->queue.size() && lane->workers.size() < threads_per_cluster_) {
-        startWorker(lane);
-      } else {
-        work_cv_.notify_all();
+      pruneForgottenLocked();
+      LanePtr& slot = lanes_[cluster];
+      if (!slot) {
+        slot = std::make_shared<TaskLane>(pool_, per_cluster_limit_);
       }
-      return;
+      lane = slot;
     }
   }
-  task(true);
-}
-
-void ClusterExecutors::startWorker(const std::shared_ptr<Lane>& lane) {
-  auto ended = std::make_shared<std::atomic<bool>>(false);
-  lane->workers.push_back(Worker{std::jthread([this, lane, ended] {
-                                   runLane(*lane);
-                                   *ended = true;
-                                 }),
-                                 ended});
-}
-
-void ClusterExecutors::runLane(Lane& lane) {
-  while (true) {
-    ClusterTask task;
-    {
-      MutexLock lock(mu_);
-      ++lane.idle;
-      work_cv_.wait(lock.native(), [&]() KF_REQUIRES(mu_) {
-        return stopped_ || lane.forgotten || !lane.queue.empty();
-      });
-      --lane.idle;
-      if (stopped_ || lane.forgotten) {
-        return;
-      }
-      task = std::move(lane.queue.front());
-      lane.queue.pop_front();
-    }
-    task(false);
+  if (!lane) {
+    task(true);
+    return;
   }
+  // Outside mu_: a lane that forget() or stop() closed meanwhile cancels the task on this thread,
+  // and the task may call back into this.
+  lane->submit([task = std::move(task)](bool cancelled) { runTask(task, cancelled); });
 }
 
 void ClusterExecutors::forget(const std::string& cluster) {
-  std::deque<ClusterTask> cancelled;
-  std::vector<Worker> ended;
+  LanePtr lane;
   {
     MutexLock lock(mu_);
     auto it = lanes_.find(cluster);
-    if (it == lanes_.end()) return;
-    Lane& lane = *it->second;
-    lane.forgotten = true;
-    cancelled.swap(lane.queue);
-    for (Worker& worker : lane.workers) retired_.push_back(std::move(worker));
-    lane.workers.clear();
+    if (it == lanes_.end()) {
+      return;
+    }
+    lane = std::move(it->second);
     lanes_.erase(it);
-    ended = takeEndedRetired();
-    work_cv_.notify_all();
+    pruneForgottenLocked();
+    forgotten_.push_back(lane);
   }
-  for (auto& task : cancelled) {
-    task(true);
-  }
+  lane->closeWithoutWaiting();
 }
 
-std::vector<ClusterExecutors::Worker> ClusterExecutors::takeEndedRetired() {
-  std::vector<Worker> ended;
-  auto still_running = std::partition(retired_.begin(), retired_.end(),
-                                      [](const Worker& worker) { return !*worker.ended; });
-  std::move(still_running, retired_.end(), std::back_inserter(ended));
-  retired_.erase(still_running, retired_.end());
-  return ended;
+void ClusterExecutors::pruneForgottenLocked() {
+  std::erase_if(forgotten_, [](const LanePtr& lane) { return lane->running() == 0; });
 }
 
 void ClusterExecutors::stop() {
-  std::vector<ClusterTask> cancelled;
-  std::vector<Worker> workers;
+  std::vector<LanePtr> lanes;
   {
     MutexLock lock(mu_);
     if (stopped_) {
@@ -101,27 +64,25 @@ void ClusterExecutors::stop() {
     }
     stopped_ = true;
     for (auto& [name, lane] : lanes_) {
-      for (auto& task : lane->queue) {
-        cancelled.push_back(std::move(task));
-      }
-      lane->queue.clear();
-      for (Worker& worker : lane->workers) workers.push_back(std::move(worker));
-      lane->workers.clear();
+      lanes.push_back(std::move(lane));
     }
-    for (Worker& worker : retired_) workers.push_back(std::move(worker));
-    retired_.clear();
-    work_cv_.notify_all();
+    lanes_.clear();
+    std::move(forgotten_.begin(), forgotten_.end(), std::back_inserter(lanes));
+    forgotten_.clear();
   }
-  for (auto& task : cancelled) {
-    task(true);
+  // Every queue is cancelled before the wait for any running task.
+  for (const LanePtr& lane : lanes) {
+    lane->closeWithoutWaiting();
   }
-  workers.clear();  // joins: running tasks finish first
+  for (const LanePtr& lane : lanes) {
+    lane->close();
+  }
 }
 
-std::size_t ClusterExecutors::threadCount(const std::string& cluster) const {
+std::size_t ClusterExecutors::running(const std::string& cluster) const {
   MutexLock lock(mu_);
   auto it = lanes_.find(cluster);
-  return it == lanes_.end() ? 0 : it->second->workers.size();
+  return it == lanes_.end() ? 0 : it->second->running();
 }
 
 }  // namespace kf

@@ -1,32 +1,31 @@
 #pragma once
-// Runs blocking member-cluster operations on a few threads per cluster. Each cluster has its own
-// queue and at most `threads_per_cluster` operations in flight, so a slow or dead cluster holds
-// up only its own operations, never another cluster's. Threads are started when work arrives
-// and live until the cluster is forgotten (it left the federation) or stop().
+// Runs blocking member-cluster operations on a shared TaskPool (the member I/O pool in
+// production), through one lane per cluster: each cluster has its own queue and at most
+// `per_cluster_limit` operations in flight, so a slow or dead cluster holds up only its own
+// operations, never another cluster's, as long as the pool has threads left. No thread belongs
+// to a cluster: the process's thread count does not grow with the fleet.
 
-#include <atomic>
-#include <condition_variable>
 #include <cstddef>
-#include <deque>
-#include <functional>
 #include <map>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "federation/runtime/task_pool.h"
 #include "federation/runtime/thread_annotations.h"
 
 namespace kf {
 
-// A queued operation. It is called exactly once: with `cancelled` false on an executor thread,
-// or with `cancelled` true when the executor stops before running it (on the stopping thread,
-// or on the submitting thread when submit() comes after stop()).
-using ClusterTask = std::function<void(bool cancelled)>;
+// A queued operation. It is called exactly once: with `cancelled` false on a pool thread, or
+// with `cancelled` true when the executors stop (or the cluster is forgotten) before it runs (on
+// the stopping or forgetting thread), or on the submitting thread when submit() comes after
+// stop().
+using ClusterTask = LaneTask;
 
 class ClusterExecutors {
  public:
-  explicit ClusterExecutors(int threads_per_cluster);
+  // `pool` must outlive this.
+  ClusterExecutors(TaskPool& pool, int per_cluster_limit);
   // stop().
   ~ClusterExecutors();
   ClusterExecutors(const ClusterExecutors&) = delete;
@@ -35,40 +34,34 @@ class ClusterExecutors {
   // Queues `task` for `cluster`.
   void submit(const std::string& cluster, ClusterTask task) KF_EXCLUDES(mu_);
 
-  // `cluster` left: its queued tasks are cancelled (on the calling thread) and its threads end
-  // once their running task returns; they are joined later, never here, so that this is quick
-  // enough for a registry listener. A later submit for the name starts a new lane.
+  // `cluster` left: its queued tasks are cancelled (on the calling thread) and its lane goes. Its
+  // running tasks are not waited for, so that this is quick enough for a registry listener; they
+  // finish on their own, and stop() waits for them. A later submit for the name starts a new
+  // lane.
   void forget(const std::string& cluster) KF_EXCLUDES(mu_);
 
-  // Cancels every queued task, waits for running ones to return and joins every thread. Later
-  // submits are cancelled at once. Idempotent; must not be called from a task.
+  // Cancels every queued task and waits for the running ones, of forgotten clusters too, to
+  // return. Later submits are cancelled at once. Idempotent; must not be called from a task.
   void stop() KF_EXCLUDES(mu_);
 
-  // Threads started for `cluster` so far (for tests and metrics).
-  std::size_t threadCount(const std::string& cluster) const KF_EXCLUDES(mu_);
+  // Tasks of `cluster`'s current lane running now (for tests and metrics).
+  std::size_t running(const std::string& cluster) const KF_EXCLUDES(mu_);
 
  private:
-  struct Worker {
-    std::jthread thread;
-    std::shared_ptr<std::atomic<bool>> ended;  // set by the thread as it returns
-  };
-  struct Lane {
-    std::deque<ClusterTask> queue;
-    std::size_t idle = 0;  // threads waiting for work
-    std::vector<Worker> workers;
-    bool forgotten = false;
-  };
+  using LanePtr = std::shared_ptr<TaskLane>;
 
-  void startWorker(const std::shared_ptr<Lane>& lane) KF_REQUIRES(mu_);
-  void runLane(Lane& lane) KF_EXCLUDES(mu_);
-  // The retired workers that have ended, taken out to be joined outside mu_.
-  std::vector<Worker> takeEndedRetired() KF_REQUIRES(mu_);
+  // The pool's threads run every task through this, so that a profile can tell member
+  // operations from the pool's other work.
+  static void runTask(const ClusterTask& task, bool cancelled);
+  // Drops the forgotten lanes whose last task has returned.
+  void pruneForgottenLocked() KF_REQUIRES(mu_);
 
-  const std::size_t threads_per_cluster_;
+  TaskPool& pool_;
+  const std::size_t per_cluster_limit_;
   mutable Mutex mu_;
-  std::condition_variable work_cv_;
-  std::map<std::string, std::shared_ptr<Lane>> lanes_ KF_GUARDED_BY(mu_);
-  std::vector<Worker> retired_ KF_GUARDED_BY(mu_);  // of forgotten lanes, not joined yet
+  std::map<std::string, LanePtr> lanes_ KF_GUARDED_BY(mu_);
+  // Lanes of forgotten clusters, closed, whose tasks may still run: stop() waits for them.
+  std::vector<LanePtr> forgotten_ KF_GUARDED_BY(mu_);
   bool stopped_ KF_GUARDED_BY(mu_) = false;
 };
 

@@ -37,8 +37,8 @@ struct DispatchOutcome {
   bool resources_updated = false;
 };
 
-// What an operation reports while it runs (on an executor thread). Reports made after the batch
-// finished waiting are ignored.
+// What an operation reports while it runs (on a thread of the executors' pool). Reports made after
+// the batch finished waiting are ignored.
 class OperationReport {
  public:
   const std::string& cluster() const { return cluster_; }

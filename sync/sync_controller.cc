@@ -12,6 +12,7 @@
 #include "federation/controller/builder.h"
 #include "federation/controller/controller.h"
 #include "federation/controller/member_informers.h"
+#include "federation/runtime/task_pool.h"
 #include "sync/cluster_executors.h"
 #include "sync/host_informers.h"
 #include "sync/sync_context.h"
@@ -44,7 +45,7 @@ struct SyncController::Parts {
   Parts(SyncTypeInfo info, SyncControllerDeps controller_deps)
       : type(std::move(info)),
         deps(std::move(controller_deps)),
-        executors(deps.dispatch.per_cluster_concurrency),
+        executors(memberIoPool(), deps.dispatch.per_cluster_concurrency),
         versions(*deps.host, VersionManagerOptions{.namespaced = type.federated_type.namespaced(),
                                                    .target_namespace = deps.config.target_namespace,
                                                    .target_kind = type.target_type.kind}),
@@ -93,7 +94,8 @@ struct SyncController::Parts {
     }
   }
 
-  // A cluster that left takes its executor threads with it.
+  // A cluster that left takes its executor lane with it. Called on the registry writer's thread:
+  // forget() cancels the cluster's queue but does not wait for its running operations.
   void forgetRemovedCluster(const ClusterEvent& event) {
     if (event.change == ClusterChange::kRemoved) {
       executors.forget(event.cluster.name);

@@ -10,7 +10,7 @@
 //   * host Namespaces (for the `namespaces` type) or FederatedNamespaces (namespaced types);
 //   * a cluster becoming ready or unready (every object, after cluster_available_delay or
 //     cluster_unavailable_delay).
-// Member-cluster operations run on per-cluster executors (at most
+// Member-cluster operations run on a lane per cluster of the process's member I/O pool (at most
 // dispatch.per_cluster_concurrency at once per cluster) under one shared deadline per
 // reconcile, so a slow or dead cluster holds up only its own operations.
 //

@@ -33,7 +33,6 @@ void MemberInformers::start() {
       return;
     }
     started_ = true;
-    thread_ = std::jthread([this] { run(); });
   }
   const ListenerId id =
       clusters_.subscribe([this](const ClusterEvent& event) { post(Work{event}); });
@@ -55,14 +54,11 @@ void MemberInformers::stop() {
     }
     stopping_ = true;
     listener = listener_;
-    work_cv_.notify_all();
   }
   if (listener) {
     clusters_.unsubscribe(*listener);
   }
-  if (thread_.joinable()) {
-    thread_.join();
-  }
+  lane_.close();  // cancels the queued work, waits for the item in progress
   std::map<std::string, InformerLease> leases;
   TimerHandlePtr retry_timer;
   {
@@ -78,29 +74,20 @@ void MemberInformers::stop() {
 }
 
 void MemberInformers::post(Work work) {
-  MutexLock lock(mu_);
-  if (stopping_) {
+  if (stopping()) {
     return;
   }
-  work_.push_back(std::move(work));
-  work_cv_.notify_all();
+  // After stop() closed the lane, the work is cancelled at once.
+  lane_.submit([this, work = std::move(work)](bool cancelled) {
+    if (!cancelled && !stopping()) {
+      handle(work);
+    }
+  });
 }
 
-void MemberInformers::run() {
-  while (true) {
-    Work work;
-    {
-      MutexLock lock(mu_);
-      work_cv_.wait(lock.native(),
-                    [this]() KF_REQUIRES(mu_) { return stopping_ || !work_.empty(); });
-      if (stopping_) {
-        return;
-      }
-      work = std::move(work_.front());
-      work_.pop_front();
-    }
-    handle(work);
-  }
+bool MemberInformers::stopping() const {
+  MutexLock lock(mu_);
+  return stopping_;
 }
 
 void MemberInformers::handle(const Work& work) {

@@ -6,21 +6,20 @@
 //
 // Leases follow the ClusterRegistry: a cluster that becomes ready gets one, a cluster that stops
 // being ready or goes away loses it, and a cluster whose spec or labels changed gets a fresh
-// one. Acquiring and releasing may block (starting and joining informer threads), so registry
-// notifications are handled on a thread of this class, never on the registry writer's thread.
+// one. Acquiring and releasing may block (starting and stopping informers), so registry
+// notifications are handled one at a time, in order, on a lane of the process's member I/O pool,
+// never on the registry writer's thread; no thread belongs to this class.
 
-#include <condition_variable>
-#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
-#include <thread>
 
 #include "federation/cluster/cluster_registry.h"
 #include "federation/informer/informer_manager.h"
 #include "federation/runtime/clock.h"
+#include "federation/runtime/task_pool.h"
 #include "federation/runtime/thread_annotations.h"
 
 namespace kf {
@@ -35,7 +34,7 @@ struct MemberInformersOptions {
 class MemberInformers {
  public:
   // Called with the key ("ns/name" or "name") of every member object that was added, deleted or
-  // changed, on an informer's dispatch thread; it must be quick.
+  // changed, on a dispatch pool thread; it must be quick.
   using ObjectCallback = std::function<void(const std::string& key)>;
 
   MemberInformers(MemberInformersOptions options, InformerManager& informers,
@@ -47,7 +46,8 @@ class MemberInformers {
 
   // Subscribes to the registry and leases informers for the clusters ready now.
   void start() KF_EXCLUDES(mu_);
-  // Unsubscribes, joins the thread and releases every lease. Idempotent.
+  // Unsubscribes, cancels the queued work, waits for the work in progress and releases every
+  // lease; no work runs after it returns. Idempotent; must not be called from the work itself.
   void stop() KF_EXCLUDES(mu_);
 
   // An informer is leased and synced for exactly the clusters the registry calls ready now.
@@ -59,14 +59,14 @@ class MemberInformers {
       KF_EXCLUDES(mu_);
 
  private:
-  // One unit of work for the thread: a registry event, or "look at every cluster" (start,
+  // One unit of work for the lane: a registry event, or "look at every cluster" (start,
   // retries).
   struct Work {
     std::optional<ClusterEvent> event;
   };
 
   void post(Work work) KF_EXCLUDES(mu_);
-  void run() KF_EXCLUDES(mu_);
+  bool stopping() const KF_EXCLUDES(mu_);
   void handle(const Work& work) KF_EXCLUDES(mu_);
   // Leases or releases so that `cluster` has an informer iff it is ready in the registry.
   void converge(const std::string& cluster) KF_EXCLUDES(mu_);
@@ -80,14 +80,13 @@ class MemberInformers {
   const ObjectCallback on_object_;
 
   mutable Mutex mu_;
-  std::condition_variable work_cv_;
-  std::deque<Work> work_ KF_GUARDED_BY(mu_);
   std::map<std::string, InformerLease> leases_ KF_GUARDED_BY(mu_);
   TimerHandlePtr retry_timer_ KF_GUARDED_BY(mu_);
   bool started_ KF_GUARDED_BY(mu_) = false;
   bool stopping_ KF_GUARDED_BY(mu_) = false;
   std::optional<ListenerId> listener_ KF_GUARDED_BY(mu_);
-  std::jthread thread_;
+  // Runs the work one item at a time, in the order it was posted.
+  TaskLane lane_{memberIoPool()};
 };
 
 }  // namespace kf

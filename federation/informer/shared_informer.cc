@@ -1,7 +1,8 @@
 #include "federation/informer/shared_informer.h"
 
+#include <atomic>
 #include <deque>
-#include <thread>
+#include <optional>
 #include <utility>
 #include <variant>
 
@@ -44,17 +45,17 @@ Notification upsertNote(ObjectPtr old_object, ObjectPtr new_object) {
 
 }  // namespace
 
-// One handler's queue and the thread that drains it. The queue is unbounded: the informer must
-// never wait for a handler.
+// One handler's queue, drained by tasks on the handler's own lane of the dispatch pool: one call
+// at a time, in order. The queue is unbounded: the informer must never wait for a handler.
 class SharedInformer::Listener {
  public:
-  explicit Listener(std::shared_ptr<EventHandler> handler)
-      : state_(std::make_shared<State>(std::move(handler))),
-        thread_([state = state_] { run(*state); }) {}
+  Listener(std::shared_ptr<EventHandler> handler, TaskPool& pool)
+      : state_(std::make_shared<State>(std::move(handler))), lane_(pool) {}
   ~Listener() { stop(); }
   Listener(const Listener&) = delete;
   Listener& operator=(const Listener&) = delete;
 
+  // Called under the informer's lock: it queues, and never calls the handler.
   void push(const Notifications& notes) {
     if (notes.empty()) {
       return;
@@ -65,10 +66,15 @@ class SharedInformer::Listener {
         return;
       }
       state_->queue.insert(state_->queue.end(), notes.begin(), notes.end());
+      if (state_->draining) {
+        return;  // the drain on the lane will get to them
+      }
+      state_->draining = true;
     }
-    state_->cv.notify_one();
+    submitDrain(state_, lane_);
   }
 
+  // Drops what is queued and waits for a call in progress, unless it is made from the handler.
   void stop() {
     std::deque<Notification> dropped;  // freed after the lock is released
     {
@@ -76,48 +82,72 @@ class SharedInformer::Listener {
       state_->stopped = true;
       dropped.swap(state_->queue);
     }
-    state_->cv.notify_one();
-    if (!thread_.joinable()) {
-      return;
-    }
-    // A handler that removes itself cannot wait for its own return: its thread keeps the state
-    // alive through its own reference and exits once the handler returns.
-    if (thread_.get_id() == std::this_thread::get_id()) {
-      thread_.detach();
-    } else {
-      thread_.join();
-    }
+    lane_.close();
   }
 
   bool synced() const { return state_->synced.load(); }
 
  private:
+  // A drain delivers at most this many notifications, then queues itself behind the other
+  // lanes' work, so that a handler with a long backlog does not keep a pool thread to itself.
+  static constexpr std::size_t kDeliveriesPerDrain = 64;
+
   struct State {
     explicit State(std::shared_ptr<EventHandler> h) : handler(std::move(h)) {}
     const std::shared_ptr<EventHandler> handler;
     Mutex mu;
-    std::condition_variable cv;
     std::deque<Notification> queue KF_GUARDED_BY(mu);
+    bool draining KF_GUARDED_BY(mu) = false;  // a drain is on the lane, queued or running
     bool stopped KF_GUARDED_BY(mu) = false;
     std::atomic<bool> synced{false};
   };
 
-  static void run(State& state) {
-    while (true) {
-      Notification note;
-      {
-        MutexLock lock(state.mu);
-        while (state.queue.empty() && !state.stopped) {
-          state.cv.wait(lock.native());
-        }
-        if (state.stopped) {
-          return;
-        }
-        note = std::move(state.queue.front());
-        state.queue.pop_front();
+  // The drain holds the state, not the listener: a handler may remove itself, destroying the
+  // listener while its call is in progress. `lane` is used only while the listener is not
+  // stopped, and stop() waits for a running drain unless the drain's own handler called it, in
+  // which case the drain sees `stopped` first.
+  static void submitDrain(const std::shared_ptr<State>& state, TaskLane& lane) {
+    lane.submit([state, &lane](bool cancelled) {
+      if (!cancelled) {
+        drain(state, lane);
       }
-      deliver(state, note);
+    });
+  }
+
+  static void drain(const std::shared_ptr<State>& state, TaskLane& lane) {
+    for (std::size_t delivered = 0; delivered < kDeliveriesPerDrain; ++delivered) {
+      std::optional<Notification> note = takeNext(*state);
+      if (!note) {
+        return;
+      }
+      deliver(*state, *note);
     }
+    {
+      MutexLock lock(state->mu);
+      if (state->stopped) {
+        return;
+      }
+      if (state->queue.empty()) {
+        state->draining = false;
+        return;
+      }
+    }
+    submitDrain(state, lane);
+  }
+
+  // The next notification, or none when the queue is empty (the drain ends) or stopped.
+  static std::optional<Notification> takeNext(State& state) {
+    MutexLock lock(state.mu);
+    if (state.stopped) {
+      return std::nullopt;
+    }
+    if (state.queue.empty()) {
+      state.draining = false;
+      return std::nullopt;
+    }
+    Notification note = std::move(state.queue.front());
+    state.queue.pop_front();
+    return note;
   }
 
   static void deliver(State& state, const Notification& note) {
@@ -134,7 +164,7 @@ class SharedInformer::Listener {
   }
 
   std::shared_ptr<State> state_;
-  std::thread thread_;
+  TaskLane lane_;
 };
 
 SharedInformer::SharedInformer(ListerWatcherPtr lister_watcher, Clock& clock,
@@ -142,6 +172,7 @@ SharedInformer::SharedInformer(ListerWatcherPtr lister_watcher, Clock& clock,
     : clock_(clock),
       options_(std::move(options)),
       lister_watcher_(std::move(lister_watcher)),
+      dispatch_pool_(options_.dispatch != nullptr ? *options_.dispatch : dispatchPool()),
       reflector_(*lister_watcher_, *this, clock, options_.reflector) {}
 
 // stop() cancels the resync timers, waiting for a callback in progress.
@@ -164,7 +195,7 @@ HandlerId SharedInformer::addEventHandler(std::shared_ptr<EventHandler> handler,
   if (stopped_) {
     return id;
   }
-  auto listener = std::make_unique<Listener>(std::move(handler));
+  auto listener = std::make_unique<Listener>(std::move(handler), dispatch_pool_);
   replayCacheLocked(*listener);
   listeners_.emplace(id, std::move(listener));
   const Duration period = resync.value_or(options_.default_resync);
@@ -245,7 +276,7 @@ void SharedInformer::stop() {
     MutexLock lock(mu_);
     listeners.swap(listeners_);
   }
-  listeners.clear();  // joins each dispatch thread
+  listeners.clear();  // waits for each handler's call in progress
 }
 
 bool SharedInformer::hasSynced() const {

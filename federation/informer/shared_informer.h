@@ -1,7 +1,9 @@
 #pragma once
 // One cache of one resource, fed by a Reflector, shared by any number of event handlers. Each
-// handler gets its own dispatch thread and queue, so a slow handler delays only itself, and every
-// handler sees every change in order, never while a cache lock is held.
+// handler gets its own queue, delivered on its own lane of a shared dispatch pool (no thread per
+// handler): a slow handler delays only itself (as long as the pool has another thread), and
+// every handler sees every change in order, one call at a time, never while a cache lock is
+// held.
 
 #include <condition_variable>
 #include <cstdint>
@@ -16,6 +18,7 @@
 #include "federation/informer/reflector.h"
 #include "federation/informer/store.h"
 #include "federation/runtime/clock.h"
+#include "federation/runtime/task_pool.h"
 #include "federation/runtime/thread_annotations.h"
 
 namespace kf {
@@ -29,8 +32,8 @@ struct DeletedObject {
   std::string key;
 };
 
-// Called on the handler's own dispatch thread, one call at a time. A handler must not call
-// stop() of the informer that calls it, nor block forever.
+// Called on a dispatch pool thread, one call at a time per handler. A handler must not call stop()
+// of the informer that calls it, nor block for long: handlers share the pool's few threads.
 class EventHandler {
  public:
   virtual ~EventHandler() = default;
@@ -66,6 +69,8 @@ struct SharedInformerOptions {
   // Resync period of handlers registered without their own; zero: no resync.
   Duration default_resync{0};
   ReflectorOptions reflector;
+  // Where handlers are called; null: the process's dispatchPool(). Must outlive the informer.
+  TaskPool* dispatch = nullptr;
 };
 
 class SharedInformer : private ReflectorSink {
@@ -93,8 +98,8 @@ class SharedInformer : private ReflectorSink {
 
   // Starts listing and watching. A second call, or a call after stop(), does nothing.
   void start() KF_EXCLUDES(mu_);
-  // Stops the reflector, the resync timers and every dispatch thread, dropping undelivered
-  // notifications and unregistering every handler. Idempotent.
+  // Stops the reflector and the resync timers, drops undelivered notifications, waits for the
+  // handler calls in progress and unregisters every handler. Idempotent.
   void stop() KF_EXCLUDES(mu_);
 
   // True once the first list is in the cache.
@@ -124,6 +129,7 @@ class SharedInformer : private ReflectorSink {
   Clock& clock_;
   const SharedInformerOptions options_;
   const ListerWatcherPtr lister_watcher_;
+  TaskPool& dispatch_pool_;
   Store store_;
 
   // Held across each store write and the notifications it causes, so every handler sees changes

@@ -8,9 +8,11 @@
 #include <chrono>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tests/support/fake_clock.h"
+#include "tests/support/waiting.h"
 #include "tests/unit/informer/fake_lister_watcher.h"
 #include "tests/unit/informer/recording_handler.h"
 
@@ -19,6 +21,8 @@ namespace {
 
 using std::chrono::milliseconds;
 using std::chrono::seconds;
+using test::Counter;
+using test::Gate;
 using test::goneStatus;
 using test::makeJson;
 using test::makeList;
@@ -27,11 +31,43 @@ using test::waitUntil;
 using ::testing::ElementsAre;
 using ::testing::UnorderedElementsAre;
 
+// Records like RecordingHandler, but each call first waits for `gate`: a slow handler.
+class GatedHandler final : public EventHandler {
+ public:
+  GatedHandler(Gate& gate, Counter& entered) : gate_(gate), entered_(entered) {}
+  void onAdd(const ObjectPtr& object, bool is_initial_list) override {
+    waitForGate();
+    recorder.onAdd(object, is_initial_list);
+  }
+  void onUpdate(const ObjectPtr& old_object, const ObjectPtr& new_object) override {
+    waitForGate();
+    recorder.onUpdate(old_object, new_object);
+  }
+  void onDelete(const DeletedObject& deleted) override {
+    waitForGate();
+    recorder.onDelete(deleted);
+  }
+
+  RecordingHandler recorder;
+
+ private:
+  void waitForGate() {
+    entered_.add();
+    EXPECT_TRUE(gate_.pass());
+  }
+
+  Gate& gate_;
+  Counter& entered_;
+};
+
+// The informer calls its handlers on a pool of its own with the dispatch pool's two threads; what
+// the handlers wait on is declared before it, so it outlives their calls.
 class SharedInformerTest : public ::testing::Test {
  protected:
   SharedInformerTest() {
     auto lister_watcher = std::make_unique<test::FakeListerWatcher>(script_);
-    informer_ = std::make_unique<SharedInformer>(std::move(lister_watcher), clock_);
+    informer_ = std::make_unique<SharedInformer>(std::move(lister_watcher), clock_,
+                                                 SharedInformerOptions{.dispatch = &dispatch_});
   }
 
   // Starts the informer on a first list (and any later ones) and waits for its watch to open.
@@ -44,8 +80,11 @@ class SharedInformerTest : public ::testing::Test {
     ASSERT_TRUE(waitUntil([&] { return script_->watchCount() == 1; }));
   }
 
+  Gate gate_;
+  Counter entered_;
   test::FakeClock clock_;
   std::shared_ptr<test::ListWatchScript> script_ = std::make_shared<test::ListWatchScript>();
+  TaskPool dispatch_{2, "dispatch"};
   std::unique_ptr<SharedInformer> informer_;
 };
 
@@ -284,6 +323,54 @@ TEST_F(SharedInformerTest, ManyEventsArriveInOrderAtEveryHandler) {
     ASSERT_TRUE(handler->waitForCount(expected.size()));
     EXPECT_EQ(handler->events(), expected);
   }
+}
+
+// The slow handler holds one of the pool's two threads; the other keeps delivering to the rest.
+// Its backlog, longer than one drain delivers, then arrives complete and in order.
+TEST_F(SharedInformerTest, ASlowHandlerDelaysOnlyItselfAndThenGetsEverythingInOrder) {
+  auto slow = std::make_shared<GatedHandler>(gate_, entered_);
+  auto fast = std::make_shared<RecordingHandler>();
+  informer_->addEventHandler(slow);
+  informer_->addEventHandler(fast);
+  startWithList(makeList("1", {makeJson("ns", "counter", "1")}));
+  ASSERT_TRUE(entered_.waitFor(1));  // blocked in its first call
+  for (int i = 2; i <= 300; ++i) {
+    script_->stream(0)->send(WatchEventType::kModified,
+                             makeJson("ns", "counter", std::to_string(i)));
+  }
+  ASSERT_TRUE(fast->waitForCount(300));
+  EXPECT_EQ(slow->recorder.count(), 0U);
+  gate_.open();
+  ASSERT_TRUE(slow->recorder.waitForCount(300));
+  EXPECT_EQ(slow->recorder.events(), fast->events());
+}
+
+TEST_F(SharedInformerTest, RemoveEventHandlerWaitsForTheCallInProgressAndThenCallsNoMore) {
+  std::atomic<bool> remove_returned{false};
+  std::atomic<int> calls{0};
+  std::atomic<int> calls_when_removed{-1};
+  auto handler = std::make_shared<EventHandlerFuncs>();
+  handler->on_add = [&](const ObjectPtr&, bool) {
+    ++calls;
+    entered_.add();
+    EXPECT_TRUE(gate_.pass());
+    EXPECT_FALSE(remove_returned.load()) << "removeEventHandler returned during a call";
+  };
+  auto witness = std::make_shared<RecordingHandler>();
+  const HandlerId id = informer_->addEventHandler(handler);
+  informer_->addEventHandler(witness);
+  startWithList(makeList("1", {makeJson("ns", "a", "1"), makeJson("ns", "b", "2")}));
+  ASSERT_TRUE(entered_.waitFor(1));
+  std::thread remover([&] {
+    informer_->removeEventHandler(id);
+    remove_returned = true;
+    calls_when_removed = calls.load();
+  });
+  gate_.open();
+  remover.join();
+  script_->stream(0)->send(WatchEventType::kAdded, makeJson("ns", "c", "3"));
+  ASSERT_TRUE(witness->waitForCount(3));
+  EXPECT_EQ(calls.load(), calls_when_removed.load());
 }
 
 }  // namespace

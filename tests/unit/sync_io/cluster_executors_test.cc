@@ -3,9 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <set>
 #include <thread>
 
-#include "tests/unit/sync_io/sync_io_test_support.h"
+#include "tests/support/waiting.h"
 
 namespace kf::sync {
 namespace {
@@ -13,11 +14,16 @@ namespace {
 using test::Counter;
 using test::Gate;
 
+// Small enough that the tests see lanes share threads, large enough for two clusters at two
+// operations each.
+constexpr int kPoolThreads = 4;
+
 TEST(ClusterExecutorsTest, RunsAtMostTheLimitOfTasksPerClusterAtOnce) {
   Gate gate;
   Counter running;
   Counter finished;
-  ClusterExecutors executors(2);
+  TaskPool pool(kPoolThreads, "test");
+  ClusterExecutors executors(pool, 2);
   for (int i = 0; i < 5; ++i) {
     executors.submit("a", [&](bool cancelled) {
       ASSERT_FALSE(cancelled);
@@ -28,18 +34,24 @@ TEST(ClusterExecutorsTest, RunsAtMostTheLimitOfTasksPerClusterAtOnce) {
     });
   }
   ASSERT_TRUE(running.waitFor(2));
-  EXPECT_EQ(executors.threadCount("a"), 2u);
+  EXPECT_EQ(executors.running("a"), 2u);
+  // The pool has threads to spare: another cluster's task runs, and a third of a's has not
+  // started meanwhile.
+  Counter other_done;
+  executors.submit("b", [&](bool) { other_done.add(); });
+  ASSERT_TRUE(other_done.waitFor(1));
+  EXPECT_EQ(running.value(), 2);
   gate.open();
   ASSERT_TRUE(finished.waitFor(5));
   EXPECT_EQ(running.peak(), 2);
-  EXPECT_EQ(executors.threadCount("a"), 2u);
 }
 
 TEST(ClusterExecutorsTest, ABlockedClusterDoesNotDelayAnother) {
   Gate gate;
   Counter started_a;
   Counter done_b;
-  ClusterExecutors executors(1);
+  TaskPool pool(kPoolThreads, "test");
+  ClusterExecutors executors(pool, 1);
   executors.submit("a", [&](bool) {
     started_a.add();
     EXPECT_TRUE(gate.pass());
@@ -54,17 +66,32 @@ TEST(ClusterExecutorsTest, ABlockedClusterDoesNotDelayAnother) {
   gate.open();
 }
 
-TEST(ClusterExecutorsTest, StartsThreadsOnlyForClustersWithWorkAndWithinTheLimit) {
+// However many clusters there are, their tasks run on the pool's threads only.
+TEST(ClusterExecutorsTest, RunsEveryClustersTasksOnThePoolsThreads) {
+  Mutex mu;
+  std::set<std::thread::id> threads;
   Counter done;
-  ClusterExecutors executors(4);
-  EXPECT_EQ(executors.threadCount("a"), 0u);
-  for (int i = 1; i <= 8; ++i) {
-    executors.submit("a", [&](bool) { done.add(); });
-    ASSERT_TRUE(done.waitFor(i));
+  TaskPool pool(2, "test");
+  ClusterExecutors executors(pool, 4);
+  constexpr int kClusters = 40;
+  for (int i = 0; i < kClusters; ++i) {
+    for (int j = 0; j < 4; ++j) {
+      executors.submit("cluster-" + std::to_string(i), [&](bool cancelled) {
+        EXPECT_FALSE(cancelled);
+        {
+          MutexLock lock(mu);
+          threads.insert(std::this_thread::get_id());
+        }
+        done.add();
+      });
+    }
   }
-  EXPECT_GE(executors.threadCount("a"), 1u);
-  EXPECT_LE(executors.threadCount("a"), 4u);
-  EXPECT_EQ(executors.threadCount("b"), 0u);
+  ASSERT_TRUE(done.waitFor(kClusters * 4));
+  MutexLock lock(mu);
+  EXPECT_LE(threads.size(), 2u);
+  EXPECT_FALSE(threads.contains(std::this_thread::get_id()));
+  EXPECT_EQ(pool.threads(), 2u);
+  EXPECT_EQ(executors.running("unknown"), 0u);
 }
 
 TEST(ClusterExecutorsTest, StopCancelsQueuedTasksAndWaitsForRunningOnes) {
@@ -73,7 +100,8 @@ TEST(ClusterExecutorsTest, StopCancelsQueuedTasksAndWaitsForRunningOnes) {
   std::atomic<int> first_cancelled{-1};
   std::atomic<int> second_cancelled{-1};
   Counter second_called;
-  ClusterExecutors executors(1);
+  TaskPool pool(kPoolThreads, "test");
+  ClusterExecutors executors(pool, 1);
   executors.submit("a", [&](bool cancelled) {
     first_cancelled = cancelled ? 1 : 0;
     started.add();
@@ -94,7 +122,8 @@ TEST(ClusterExecutorsTest, StopCancelsQueuedTasksAndWaitsForRunningOnes) {
 }
 
 TEST(ClusterExecutorsTest, SubmitAfterStopCancelsAtOnce) {
-  ClusterExecutors executors(1);
+  TaskPool pool(1, "test");
+  ClusterExecutors executors(pool, 1);
   executors.stop();
   bool was_cancelled = false;
   executors.submit("a", [&](bool cancelled) { was_cancelled = cancelled; });
@@ -102,15 +131,16 @@ TEST(ClusterExecutorsTest, SubmitAfterStopCancelsAtOnce) {
   executors.stop();  // idempotent
 }
 
-// Verifies forgetting a cluster (it left the federation) cancels its queued tasks at once, lets
-// its running task finish, drops its threads, and leaves other clusters alone; a later submit for
-// the name starts a new lane.
-TEST(ClusterExecutorsTest, ForgettingAClusterCancelsItsQueueAndRetiresItsThreads) {
+// Verifies forgetting a cluster (it left the federation) cancels its queued tasks at once without
+// waiting for its running task, drops its lane, and leaves other clusters alone; a later submit
+// for the name starts a new lane.
+TEST(ClusterExecutorsTest, ForgettingAClusterCancelsItsQueueAndDropsItsLane) {
   Gate gate;
   Counter running;
   Counter finished;
   std::atomic<int> cancelled{0};
-  ClusterExecutors executors(1);
+  TaskPool pool(kPoolThreads, "test");
+  ClusterExecutors executors(pool, 1);
   executors.submit("a", [&](bool was_cancelled) {
     ASSERT_FALSE(was_cancelled);
     running.add();
@@ -125,10 +155,9 @@ TEST(ClusterExecutorsTest, ForgettingAClusterCancelsItsQueueAndRetiresItsThreads
   });
   ASSERT_TRUE(finished.waitFor(1));  // b runs while a's task is blocked
 
-  executors.forget("a");
+  executors.forget("a");  // would hang if it waited: a's task waits for the gate
   EXPECT_EQ(cancelled.load(), 1);
-  EXPECT_EQ(executors.threadCount("a"), 0U);
-  EXPECT_EQ(executors.threadCount("b"), 1U);
+  EXPECT_EQ(executors.running("a"), 0U);
   gate.open();
   ASSERT_TRUE(finished.waitFor(2));  // the running task finished
 
@@ -137,8 +166,32 @@ TEST(ClusterExecutorsTest, ForgettingAClusterCancelsItsQueueAndRetiresItsThreads
     finished.add();
   });
   ASSERT_TRUE(finished.waitFor(3));
-  EXPECT_EQ(executors.threadCount("a"), 1U);
   executors.forget("unknown");  // harmless
+}
+
+// A forgotten cluster's running task still uses what the executors' owner gave it: stop() waits
+// for it.
+TEST(ClusterExecutorsTest, StopWaitsForTheRunningTasksOfForgottenClusters) {
+  Gate gate;
+  Counter started;
+  std::atomic<bool> stop_returned{false};
+  std::atomic<int> finished_before_stop_returned{-1};
+  TaskPool pool(kPoolThreads, "test");
+  ClusterExecutors executors(pool, 1);
+  executors.submit("a", [&](bool) {
+    started.add();
+    EXPECT_TRUE(gate.pass());
+    finished_before_stop_returned = stop_returned ? 0 : 1;
+  });
+  ASSERT_TRUE(started.waitFor(1));
+  executors.forget("a");
+  std::thread stopper([&] {
+    executors.stop();
+    stop_returned = true;
+  });
+  gate.open();
+  stopper.join();
+  EXPECT_EQ(finished_before_stop_returned, 1);
 }
 
 }  // namespace

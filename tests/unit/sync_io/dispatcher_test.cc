@@ -5,7 +5,7 @@
 #include <atomic>
 
 #include "tests/support/fake_clock.h"
-#include "tests/unit/sync_io/sync_io_test_support.h"
+#include "tests/support/waiting.h"
 
 namespace kf::sync {
 namespace {
@@ -17,15 +17,17 @@ using test::Gate;
 
 constexpr Duration kTimeout = seconds(30);
 
-// Operations block on gate_ and report through the counters; the executors are declared last so
-// their threads are joined before anything the operations use goes away.
+// Operations block on gate_ and report through the counters; the pool and the executors are
+// declared last so that the executors wait for their operations before anything those use goes
+// away.
 class DispatcherTest : public ::testing::Test {
  protected:
   FakeClock clock_;
   Gate gate_;
   Counter started_;
   Counter done_;
-  ClusterExecutors executors_{2};
+  TaskPool pool_{4, "executors"};
+  ClusterExecutors executors_{pool_, 2};
 };
 
 TEST_F(DispatcherTest, WithoutOperationsReturnsAtOnce) {
@@ -136,7 +138,7 @@ TEST_F(DispatcherTest, PastTheDeadlineStatusesStayProvisionalAndLateResultsAreIg
 
 TEST_F(DispatcherTest, OperationsQueuedBehindASlowClusterAreDroppedAfterTheDeadline) {
   std::atomic<bool> queued_ran{false};
-  ClusterExecutors one_per_cluster(1);
+  ClusterExecutors one_per_cluster(pool_, 1);
   Dispatcher first(one_per_cluster, clock_, kTimeout);
   first.dispatch("a", OperationKind::kUpdate, [&](OperationReport&) {
     started_.add();
@@ -153,7 +155,7 @@ TEST_F(DispatcherTest, OperationsQueuedBehindASlowClusterAreDroppedAfterTheDeadl
   EXPECT_EQ(outcome.clusters.at("a").status, PropagationStatus::kUpdateTimedOut);
   gate_.open();
   first.wait();
-  one_per_cluster.stop();  // joins: the queued operation has been handled by now
+  one_per_cluster.stop();  // waits: the queued operation has been handled by now
   EXPECT_FALSE(queued_ran);
 }
 

@@ -31,7 +31,7 @@ const GroupVersionResource kFederatedConfigMapResource{"types.kubefed.io", "v1be
 constexpr char kKubeFedNamespace[] = "kube-federation-system";
 
 // spdlog builds its registry on the first log call, inside the uninstrumented library: done here,
-// before the executors' threads log at once (ThreadSanitizer would see them race on it).
+// before the executors' pool threads log at once (ThreadSanitizer would see them race on it).
 [[maybe_unused]] const bool kSpdlogRegistryReady = static_cast<bool>(spdlog::default_logger());
 
 // Waits (in real time, generously) for what the informers' threads make true.
@@ -164,7 +164,8 @@ class SyncPassTest : public ::testing::Test {
                                     clock_,
                                     [](const std::string&) {}};
   VersionManager versions_{*host_client_, {.namespaced = true, .target_kind = "ConfigMap"}};
-  ClusterExecutors executors_{2};
+  TaskPool member_io_{4, "member-io"};
+  ClusterExecutors executors_{member_io_, 2};
   std::shared_ptr<FakeEventRecorder> events_ = std::make_shared<FakeEventRecorder>();
   std::atomic<bool> stopping_{false};
   SyncContext context_{.type = configMapType(),

@@ -1,0 +1,307 @@
+#include "federation/runtime/task_pool.h"
+
+#include <pthread.h>
+
+#include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "federation/runtime/thread_annotations.h"
+
+namespace kf {
+
+namespace {
+
+// Member API calls block for up to their request timeout, and every federated type has up to
+// per_cluster_concurrency (default 4) of them in flight per cluster. Sixteen threads keep four
+// clusters at that concurrency, or sixteen at one each, writing at once, which is about what the
+// member clients' rate limits let through on a small control plane, while a fleet of any size
+// costs no more threads. The price: clusters that do not answer can hold every thread (one such
+// cluster with four busy types) until their requests time out, and the others' operations wait.
+constexpr int kMemberIoThreads = 16;
+// Handler calls only turn events into work-queue keys (they must not block): two threads keep
+// delivery going while one handler is slow, and cost little on the small machines this runs on.
+constexpr int kDispatchThreads = 2;
+
+// Linux keeps 15 characters of a thread's name; perf and top show it.
+void nameThisThread(const std::string& pool, std::size_t index) {
+  const std::string name = pool.substr(0, 11) + "-" + std::to_string(index);
+  pthread_setname_np(pthread_self(), name.substr(0, 15).c_str());
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// The pool: threads that run jobs in the order they were posted.
+
+struct TaskPool::State {
+  explicit State(std::string pool_name) : name(std::move(pool_name)) {}
+
+  // False once the pool stops: the job was not queued.
+  bool post(std::function<void()> job) KF_EXCLUDES(mu) {
+    {
+      MutexLock lock(mu);
+      if (stopping) {
+        return false;
+      }
+      jobs.push_back(std::move(job));
+    }
+    work_cv.notify_one();
+    return true;
+  }
+
+  void runThread(std::size_t index) KF_EXCLUDES(mu);
+
+  const std::string name;
+  Mutex mu;
+  std::condition_variable work_cv;
+  std::deque<std::function<void()>> jobs KF_GUARDED_BY(mu);
+  bool stopping KF_GUARDED_BY(mu) = false;
+  // Held by stop() while it joins, so that a second caller returns only once they are joined.
+  Mutex join_mu;
+  std::vector<std::thread> threads KF_GUARDED_BY(join_mu);
+};
+
+namespace {
+
+// The pool whose thread this is, so that stop() can tell it is called from one of its own.
+thread_local const void* current_pool = nullptr;
+
+}  // namespace
+
+void TaskPool::State::runThread(std::size_t index) {
+  current_pool = this;
+  nameThisThread(name, index);
+  while (true) {
+    std::function<void()> job;
+    {
+      MutexLock lock(mu);
+      work_cv.wait(lock.native(), [this]() KF_REQUIRES(mu) { return stopping || !jobs.empty(); });
+      if (jobs.empty()) {
+        return;  // stopping, and everything queued has run
+      }
+      job = std::move(jobs.front());
+      jobs.pop_front();
+    }
+    job();
+  }
+}
+
+TaskPool::TaskPool(int threads, std::string name)
+    : state_(std::make_shared<State>(std::move(name))) {
+  const auto count = static_cast<std::size_t>(std::max(1, threads));
+  MutexLock lock(state_->join_mu);
+  for (std::size_t index = 0; index < count; ++index) {
+    state_->threads.emplace_back([state = state_, index] { state->runThread(index); });
+  }
+}
+
+TaskPool::~TaskPool() { stop(); }
+
+std::size_t TaskPool::threads() const {
+  MutexLock lock(state_->join_mu);
+  return state_->threads.size();
+}
+
+void TaskPool::stop() {
+  {
+    MutexLock lock(state_->mu);
+    state_->stopping = true;
+  }
+  state_->work_cv.notify_all();
+  MutexLock lock(state_->join_mu);
+  for (std::thread& thread : state_->threads) {
+    if (!thread.joinable()) {
+      continue;
+    }
+    // A task that ends the process stops the pool from its own thread: that thread cannot join
+    // itself; it holds the state through its closure and returns once the task does.
+    if (current_pool == state_.get() && thread.get_id() == std::this_thread::get_id()) {
+      thread.detach();
+    } else {
+      thread.join();
+    }
+  }
+}
+
+TaskPool& memberIoPool() {
+  static TaskPool pool(kMemberIoThreads, "member-io");
+  return pool;
+}
+
+TaskPool& dispatchPool() {
+  static TaskPool pool(kDispatchThreads, "dispatch");
+  return pool;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lanes: each keeps its own queue and posts one pool job per task it may start now.
+
+struct TaskLane::State : std::enable_shared_from_this<TaskLane::State> {
+  State(std::shared_ptr<TaskPool::State> task_pool, std::size_t limit)
+      : pool(std::move(task_pool)), max_in_flight(std::max<std::size_t>(1, limit)) {}
+
+  void submit(LaneTask task) KF_EXCLUDES(mu);
+  void closeQueue() KF_EXCLUDES(mu);
+  void waitForRunning() KF_EXCLUDES(mu);
+
+  // Takes a slot for one more pool job if a queued task has none and the limit allows it.
+  bool claimSlotLocked() KF_REQUIRES(mu);
+  void postJob() KF_EXCLUDES(mu);
+  // The pool job: runs the task at the head of the queue, then posts the next one.
+  void runNext() KF_EXCLUDES(mu);
+  // The pool stopped before `postJob` could post: nothing queued here will ever run.
+  void cancelForStoppedPool() KF_EXCLUDES(mu);
+
+  const std::shared_ptr<TaskPool::State> pool;
+  const std::size_t max_in_flight;
+  Mutex mu;
+  std::condition_variable idle_cv;  // notified when `running` drops to zero
+  std::deque<LaneTask> queue KF_GUARDED_BY(mu);
+  std::size_t posted KF_GUARDED_BY(mu) = 0;  // jobs posted to the pool that have not started
+  std::size_t running KF_GUARDED_BY(mu) = 0;
+  bool closed KF_GUARDED_BY(mu) = false;
+};
+
+namespace {
+
+// The lane whose task runs on this thread now, so that close() can tell it is called from one.
+thread_local const void* current_lane = nullptr;
+
+class RunningLaneMark {
+ public:
+  explicit RunningLaneMark(const void* lane) : previous_(current_lane) { current_lane = lane; }
+  ~RunningLaneMark() { current_lane = previous_; }
+  RunningLaneMark(const RunningLaneMark&) = delete;
+  RunningLaneMark& operator=(const RunningLaneMark&) = delete;
+
+ private:
+  const void* previous_;
+};
+
+void cancelAll(std::deque<LaneTask>& tasks) {
+  for (LaneTask& task : tasks) {
+    task(true);
+  }
+  tasks.clear();  // what the tasks hold goes before the caller goes on
+}
+
+}  // namespace
+
+void TaskLane::State::submit(LaneTask task) {
+  LaneTask rejected;  // called outside the lock
+  bool post_job = false;
+  {
+    MutexLock lock(mu);
+    if (closed) {
+      rejected = std::move(task);
+    } else {
+      queue.push_back(std::move(task));
+      post_job = claimSlotLocked();
+    }
+  }
+  if (rejected) {
+    rejected(true);
+    return;
+  }
+  if (post_job) {
+    postJob();
+  }
+}
+
+bool TaskLane::State::claimSlotLocked() {
+  if (closed || queue.size() <= posted || running + posted >= max_in_flight) {
+    return false;
+  }
+  ++posted;
+  return true;
+}
+
+void TaskLane::State::postJob() {
+  if (!pool->post([lane = shared_from_this()] { lane->runNext(); })) {
+    cancelForStoppedPool();
+  }
+}
+
+void TaskLane::State::runNext() {
+  LaneTask task;
+  {
+    MutexLock lock(mu);
+    --posted;
+    if (queue.empty()) {
+      return;  // closed after the job was posted
+    }
+    task = std::move(queue.front());
+    queue.pop_front();
+    ++running;
+  }
+  {
+    RunningLaneMark mark(this);
+    task(false);
+    task = nullptr;  // what it holds goes before close() may return
+  }
+  bool post_job = false;
+  {
+    MutexLock lock(mu);
+    --running;
+    post_job = claimSlotLocked();
+    if (running == 0) {
+      idle_cv.notify_all();
+    }
+  }
+  if (post_job) {
+    postJob();
+  }
+}
+
+void TaskLane::State::cancelForStoppedPool() {
+  std::deque<LaneTask> cancelled;
+  {
+    MutexLock lock(mu);
+    --posted;
+    cancelled.swap(queue);
+  }
+  cancelAll(cancelled);
+}
+
+void TaskLane::State::closeQueue() {
+  std::deque<LaneTask> cancelled;
+  {
+    MutexLock lock(mu);
+    closed = true;
+    cancelled.swap(queue);
+  }
+  cancelAll(cancelled);
+}
+
+void TaskLane::State::waitForRunning() {
+  if (current_lane == this) {
+    return;  // called from one of this lane's tasks, which cannot wait for itself
+  }
+  MutexLock lock(mu);
+  idle_cv.wait(lock.native(), [this]() KF_REQUIRES(mu) { return running == 0; });
+}
+
+TaskLane::TaskLane(TaskPool& pool, std::size_t max_in_flight)
+    : state_(std::make_shared<State>(pool.state_, max_in_flight)) {}
+
+TaskLane::~TaskLane() { close(); }
+
+void TaskLane::submit(LaneTask task) { state_->submit(std::move(task)); }
+
+void TaskLane::close() {
+  state_->closeQueue();
+  state_->waitForRunning();
+}
+
+void TaskLane::closeWithoutWaiting() { state_->closeQueue(); }
+
+std::size_t TaskLane::running() const {
+  MutexLock lock(state_->mu);
+  return state_->running;
+}
+
+}  // namespace kf
