@@ -1,21 +1,30 @@
-// HTTP/1.1 over TCP or TLS with Boost.Beast. Every connection owns a small io_context that the
-// calling thread runs while it waits, so requests are plain blocking calls with deadlines, and a
-// watch can be cancelled from another thread by posting to that io_context.
+// HTTP/1.1 over TCP or TLS with Boost.Beast. Every connection lives on the process's few I/O
+// threads, each in a strand of its own: a request is a blocking call whose caller waits for the
+// I/O threads (with deadlines), and a watch stream can be read without holding any thread while
+// it idles. Connections are shared_ptr-owned so that a cancel or a read still pending on the I/O
+// threads keeps what it touches alive.
 
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 #include <openssl/x509_vfy.h>
+#include <spdlog/spdlog.h>
 
 #include <atomic>
 #include <boost/asio/connect.hpp>
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/ssl.hpp>
+#include <boost/asio/strand.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
+#include <future>
 #include <limits>
 #include <memory>
+#include <thread>
 #include <vector>
 
 #include "apis/meta/ascii.h"
@@ -37,6 +46,66 @@ using Milliseconds = std::chrono::milliseconds;
 
 constexpr std::size_t kMaxIdleConnections = 16;
 constexpr std::uint32_t kHeaderLimit = 1U << 20;
+// Two: TLS and the decoding of every watch stream run here, and a second thread keeps one long
+// decode (a large object) from holding up every other stream. The work is short and never
+// blocks, so more threads would only add switches.
+constexpr int kIoThreads = 2;
+
+// The process's I/O threads, started on first use and joined at exit. The io_context itself is
+// never destroyed: a connection owned by a static object may be closed after the threads ended.
+class IoThreads {
+ public:
+  static IoThreads& shared() {
+    static IoThreads threads(kIoThreads);
+    return threads;
+  }
+  ~IoThreads() {
+    work_.reset();
+    context_->stop();
+    for (std::thread& thread : threads_) thread.join();
+  }
+  IoThreads(const IoThreads&) = delete;
+  IoThreads& operator=(const IoThreads&) = delete;
+
+  asio::io_context& context() { return *context_; }
+  // Whether the calling thread is one of them: it must never wait for them.
+  static bool current() { return on_io_thread; }
+
+ private:
+  explicit IoThreads(int count)
+      : context_(new asio::io_context(count)),  // NOLINT(cppcoreguidelines-owning-memory): kept
+        work_(asio::make_work_guard(*context_)) {
+    for (int i = 0; i < count; ++i) {
+      threads_.emplace_back([this] { run(); });
+    }
+  }
+  void run() {
+    on_io_thread = true;
+    while (true) {
+      try {
+        context_->run();
+        return;
+      } catch (const std::exception& error) {
+        // A completion handler threw: the others must go on being served.
+        spdlog::error("I/O thread: a completion handler failed: {}", error.what());
+      }
+    }
+  }
+
+  static thread_local bool on_io_thread;
+  asio::io_context* context_;
+  asio::executor_work_guard<asio::io_context::executor_type> work_;
+  std::vector<std::thread> threads_;
+};
+
+thread_local bool IoThreads::on_io_thread = false;
+
+// Waiting for the I/O threads on one of them could wait for ever: the caller is a bug.
+ApiError blockedOnIoThread() {
+  return makeError(Reason::kUnknown,
+                   "a blocking API request was made on an I/O thread; it must be handed to a "
+                   "worker thread");
+}
 
 std::map<std::string, std::string> headersOf(const http::fields& fields) {
   std::map<std::string, std::string> headers;
@@ -56,32 +125,38 @@ struct Endpoint {
   Milliseconds connect_timeout;
 };
 
-class Connection {
+class Connection : public std::enable_shared_from_this<Connection> {
  public:
+  using ReadDone = std::function<void(Result<std::size_t>)>;
+
   // `certificate`: presented in the TLS handshake instead of the endpoint's own (may be null).
-  Connection(const Endpoint& endpoint, std::shared_ptr<const ClientCertificate> certificate)
-      : endpoint_(endpoint), certificate_(std::move(certificate)) {}
+  Connection(std::shared_ptr<const Endpoint> endpoint,
+             std::shared_ptr<const ClientCertificate> certificate)
+      : shared_endpoint_(std::move(endpoint)), certificate_(std::move(certificate)) {}
 
   // The per-request client certificate this connection authenticated with (null: none).
   const std::shared_ptr<const ClientCertificate>& certificate() const { return certificate_; }
 
   Status connect() {
     const ServerUrl& target = endpoint_.proxy ? *endpoint_.proxy : endpoint_.server;
-    tcp::resolver resolver(ioc_);
-    std::optional<beast::error_code> resolved;
+    tcp::resolver resolver(strand_);
     tcp::resolver::results_type endpoints;
-    resolver.async_resolve(target.host, target.port,
-                           [&](beast::error_code ec, tcp::resolver::results_type results) {
-                             resolved = ec;
-                             endpoints = std::move(results);
-                           });
-    runUntil([&] { return resolved.has_value(); });
     // Named only when it is not the API server itself, which every message names anyway.
     const std::string via = endpoint_.proxy ? " proxy " + target.authority() : "";
-    if (*resolved) return connectionError("resolving" + via, *resolved);
-
-    tcp_.expires_after(endpoint_.connect_timeout);
-    if (auto ec = await([&](auto handler) { tcp_.async_connect(endpoints, handler); })) {
+    if (auto ec = await([&](auto handler) {
+          resolver.async_resolve(target.host, target.port,
+                                 [&endpoints, handler](beast::error_code resolve_ec,
+                                                       tcp::resolver::results_type results) {
+                                   endpoints = std::move(results);
+                                   handler(resolve_ec);
+                                 });
+        })) {
+      return connectionError("resolving" + via, ec);
+    }
+    if (auto ec = await([&](auto handler) {
+          tcp_.expires_after(endpoint_.connect_timeout);
+          tcp_.async_connect(endpoints, handler);
+        })) {
       return connectionError("connecting" + via, ec);
     }
     if (endpoint_.proxy) {
@@ -98,8 +173,10 @@ class Connection {
     http::response_parser<http::string_body> parser;
     parser.header_limit(kHeaderLimit);
     parser.body_limit(std::numeric_limits<std::uint64_t>::max());
-    expiresAfter(request.timeout);
-    if (auto ec = await([&](auto handler) { asyncRead(parser, handler); })) {
+    if (auto ec = await([&](auto handler) {
+          expiresAfter(request.timeout);
+          asyncRead(parser, handler);
+        })) {
       return connectionError("reading the response", ec);
     }
     auto message = parser.release();
@@ -118,8 +195,10 @@ class Connection {
     for (const auto& [name, value] : request.repeated_headers) message.insert(name, value);
     message.body() = request.body;
     message.prepare_payload();
-    expiresAfter(request.timeout);
-    if (auto ec = await([&](auto handler) { asyncWrite(message, handler); })) {
+    if (auto ec = await([&](auto handler) {
+          expiresAfter(request.timeout);
+          asyncWrite(message, handler);
+        })) {
       return connectionError("sending the request", ec);
     }
     return boost::outcome_v2::success();
@@ -130,8 +209,10 @@ class Connection {
     stream_parser_.emplace();
     stream_parser_->header_limit(kHeaderLimit);
     stream_parser_->body_limit(std::numeric_limits<std::uint64_t>::max());
-    expiresAfter(timeout);
-    if (auto ec = await([&](auto handler) { asyncReadHeader(*stream_parser_, handler); })) {
+    if (auto ec = await([&](auto handler) {
+          expiresAfter(timeout);
+          asyncReadHeader(*stream_parser_, handler);
+        })) {
       return connectionError("reading the response headers", ec);
     }
     return static_cast<int>(stream_parser_->get().result_int());
@@ -139,29 +220,27 @@ class Connection {
 
   Result<std::size_t> readStreamBody(char* buffer, std::size_t size,
                                      std::optional<Milliseconds> idle_timeout) {
-    while (true) {
-      if (cancelled_) return makeError(Reason::kCancelled, "the stream was cancelled");
-      if (stream_parser_->is_done()) return std::size_t{0};
-      stream_parser_->get().body().data = buffer;
-      stream_parser_->get().body().size = size;
-      if (idle_timeout) {
-        expiresAfter(*idle_timeout);
-      } else {
-        tcpLayer().expires_never();
-      }
-      auto ec = await([&](auto handler) { asyncReadSome(*stream_parser_, handler); });
-      if (ec == http::error::need_buffer) ec = {};
-      if (cancelled_) return makeError(Reason::kCancelled, "the stream was cancelled");
-      if (ec) return connectionError("reading the stream", ec);
-      const std::size_t received = size - stream_parser_->get().body().size;
-      if (received > 0) return received;
-    }
+    if (IoThreads::current()) return blockedOnIoThread();
+    std::promise<Result<std::size_t>> finished;
+    auto result = finished.get_future();
+    readStreamBodyAsync(buffer, size, idle_timeout,
+                        [&finished](Result<std::size_t> read) { finished.set_value(read); });
+    return result.get();
+  }
+
+  // `done` runs on this connection's strand.
+  void readStreamBodyAsync(char* buffer, std::size_t size, std::optional<Milliseconds> idle_timeout,
+                           ReadDone done) {
+    asio::dispatch(strand_, [self = shared_from_this(), buffer, size, idle_timeout,
+                             done = std::move(done)]() mutable {
+      self->readSomeBody(buffer, size, idle_timeout, std::move(done));
+    });
   }
 
   // Thread-safe.
   void cancel() {
     cancelled_ = true;
-    asio::post(ioc_, [this] { tcpLayer().cancel(); });
+    asio::post(strand_, [self = shared_from_this()] { self->tcpLayer().cancel(); });
   }
 
  private:
@@ -170,20 +249,43 @@ class Connection {
   beast::tcp_stream& tcpLayer() { return tls_ ? tls_->next_layer() : tcp_; }
   void expiresAfter(Milliseconds timeout) { tcpLayer().expires_after(timeout); }
 
-  template <class Predicate>
-  void runUntil(Predicate done) {
-    ioc_.restart();
-    while (!done() && ioc_.run_one() > 0) {
-    }
-  }
-
-  // Starts one asynchronous operation and runs this connection's io_context until it completes.
+  // Runs `start`, which sets a deadline and begins one asynchronous operation, on this
+  // connection's strand, and waits for the operation to complete.
   template <class Start>
   beast::error_code await(Start start) {
-    std::optional<beast::error_code> result;
-    start([&result](beast::error_code ec, auto&&...) { result = ec; });
-    runUntil([&] { return result.has_value(); });
-    return result.value_or(asio::error::operation_aborted);
+    if (IoThreads::current()) return asio::error::operation_not_supported;
+    std::promise<beast::error_code> finished;
+    auto result = finished.get_future();
+    asio::dispatch(strand_, [&] {
+      start([&finished](beast::error_code ec, auto&&...) { finished.set_value(ec); });
+    });
+    return result.get();
+  }
+
+  // On the strand: reads body bytes into `buffer` until at least one arrived, the body ended,
+  // or the read failed.
+  void readSomeBody(char* buffer, std::size_t size, std::optional<Milliseconds> idle_timeout,
+                    ReadDone done) {
+    if (cancelled_) return done(makeError(Reason::kCancelled, "the stream was cancelled"));
+    if (stream_parser_->is_done()) return done(std::size_t{0});
+    stream_parser_->get().body().data = buffer;
+    stream_parser_->get().body().size = size;
+    if (idle_timeout) {
+      expiresAfter(*idle_timeout);
+    } else {
+      tcpLayer().expires_never();
+    }
+    asyncReadSome(*stream_parser_,
+                  [self = shared_from_this(), buffer, size, idle_timeout, done = std::move(done)](
+                      beast::error_code ec, std::size_t) mutable {
+                    if (ec == http::error::need_buffer) ec = {};
+                    if (self->cancelled_)
+                      return done(makeError(Reason::kCancelled, "the stream was cancelled"));
+                    if (ec) return done(self->connectionError("reading the stream", ec));
+                    const std::size_t received = size - self->stream_parser_->get().body().size;
+                    if (received > 0) return done(received);
+                    self->readSomeBody(buffer, size, idle_timeout, std::move(done));
+                  });
   }
 
   template <class Message, class Handler>
@@ -223,8 +325,10 @@ class Connection {
   Status tunnelThroughProxy() {
     http::request<http::empty_body> connect{http::verb::connect, endpoint_.server.authority(), 11};
     connect.set(http::field::host, endpoint_.server.authority());
-    tcp_.expires_after(endpoint_.connect_timeout);
-    if (auto ec = await([&](auto handler) { http::async_write(tcp_, connect, handler); })) {
+    if (auto ec = await([&](auto handler) {
+          tcp_.expires_after(endpoint_.connect_timeout);
+          http::async_write(tcp_, connect, handler);
+        })) {
       return connectionError("sending CONNECT to the proxy", ec);
     }
     http::response_parser<http::empty_body> parser;
@@ -254,9 +358,10 @@ class Connection {
     if (certificate_) {
       KF_TRYV(useClientCertificate(ssl_handle, *certificate_));
     }
-    expiresAfter(endpoint_.connect_timeout);
-    const auto ec =
-        await([&](auto handler) { tls_->async_handshake(ssl::stream_base::client, handler); });
+    const auto ec = await([&](auto handler) {
+      expiresAfter(endpoint_.connect_timeout);
+      tls_->async_handshake(ssl::stream_base::client, handler);
+    });
     if (!ec) return boost::outcome_v2::success();
     const long verify_result = SSL_get_verify_result(ssl_handle);
     if (verify_result != X509_V_OK) {
@@ -302,10 +407,13 @@ class Connection {
                                  " failed: " + ec.message());
   }
 
-  const Endpoint& endpoint_;
+  // Shared: a read pending on the I/O threads may outlive the transport.
+  const std::shared_ptr<const Endpoint> shared_endpoint_;
+  const Endpoint& endpoint_ = *shared_endpoint_;
   const std::shared_ptr<const ClientCertificate> certificate_;
-  asio::io_context ioc_{1};
-  beast::tcp_stream tcp_{ioc_};  // moved into tls_ on handshake
+  asio::strand<asio::io_context::executor_type> strand_{
+      asio::make_strand(IoThreads::shared().context())};
+  beast::tcp_stream tcp_{strand_};  // moved into tls_ on handshake
   std::optional<beast::ssl_stream<beast::tcp_stream>> tls_;
   beast::flat_buffer buffer_;
   std::optional<StreamParser> stream_parser_;
@@ -314,25 +422,36 @@ class Connection {
 
 class BeastResponseStream final : public ResponseStream {
  public:
-  BeastResponseStream(std::unique_ptr<Connection> connection, int status)
+  BeastResponseStream(std::shared_ptr<Connection> connection, int status)
       : connection_(std::move(connection)), status_(status) {}
+  // A read still pending holds the connection: cancelling ends it, and with it the connection.
+  ~BeastResponseStream() override { connection_->cancel(); }
+  BeastResponseStream(const BeastResponseStream&) = delete;
+  BeastResponseStream& operator=(const BeastResponseStream&) = delete;
+
   int status() const override { return status_; }
   Result<std::size_t> read(char* buffer, std::size_t size,
                            std::optional<Milliseconds> idle_timeout) override {
     return connection_->readStreamBody(buffer, size, idle_timeout);
   }
+  void readAsync(char* buffer, std::size_t size, std::optional<Milliseconds> idle_timeout,
+                 std::function<void(Result<std::size_t>)> done) override {
+    connection_->readStreamBodyAsync(buffer, size, idle_timeout, std::move(done));
+  }
   void cancel() override { connection_->cancel(); }
 
  private:
-  std::unique_ptr<Connection> connection_;
+  std::shared_ptr<Connection> connection_;
   int status_;
 };
 
 class BeastTransport final : public Transport {
  public:
-  explicit BeastTransport(Endpoint endpoint) : endpoint_(std::move(endpoint)) {}
+  explicit BeastTransport(Endpoint endpoint)
+      : endpoint_(std::make_shared<const Endpoint>(std::move(endpoint))) {}
 
   Result<HttpResponse> roundTrip(const HttpRequest& request) override {
+    if (IoThreads::current()) return blockedOnIoThread();
     // A pooled connection may have been closed by the server while idle; the request then fails
     // before any response byte, and is safe to send again once on a fresh connection.
     while (auto pooled = takeIdle(request.client_certificate)) {
@@ -344,7 +463,7 @@ class BeastTransport final : public Transport {
       }
       if (response.error().reason != Reason::kConnectionFailed) return response;
     }
-    auto fresh = std::make_unique<Connection>(endpoint_, request.client_certificate);
+    auto fresh = std::make_shared<Connection>(endpoint_, request.client_certificate);
     KF_TRYV(fresh->connect());
     bool reusable = false;
     KF_TRY(response, fresh->exchange(request, &reusable));
@@ -353,7 +472,8 @@ class BeastTransport final : public Transport {
   }
 
   Result<ResponseStreamPtr> openStream(const HttpRequest& request) override {
-    auto connection = std::make_unique<Connection>(endpoint_, request.client_certificate);
+    if (IoThreads::current()) return blockedOnIoThread();
+    auto connection = std::make_shared<Connection>(endpoint_, request.client_certificate);
     KF_TRYV(connection->connect());
     KF_TRYV(connection->send(request));
     KF_TRY(status, connection->readStreamHeader(request.timeout));
@@ -363,7 +483,7 @@ class BeastTransport final : public Transport {
  private:
   // An idle connection made with the same client certificate. Those made with another one are
   // closed: the certificate rotated, and the server must see the new one.
-  std::unique_ptr<Connection> takeIdle(
+  std::shared_ptr<Connection> takeIdle(
       const std::shared_ptr<const ClientCertificate>& certificate) {
     MutexLock lock(mu_);
     while (!idle_.empty()) {
@@ -374,14 +494,14 @@ class BeastTransport final : public Transport {
     return nullptr;
   }
 
-  void giveBack(std::unique_ptr<Connection> connection) {
+  void giveBack(std::shared_ptr<Connection> connection) {
     MutexLock lock(mu_);
     if (idle_.size() < kMaxIdleConnections) idle_.push_back(std::move(connection));
   }
 
-  Endpoint endpoint_;  // declared before the pool: connections refer to it
+  std::shared_ptr<const Endpoint> endpoint_;
   Mutex mu_;
-  std::vector<std::unique_ptr<Connection>> idle_ KF_GUARDED_BY(mu_);
+  std::vector<std::shared_ptr<Connection>> idle_ KF_GUARDED_BY(mu_);
 };
 
 Result<std::shared_ptr<ssl::context>> makeTlsContext(const TlsConfig& tls) {

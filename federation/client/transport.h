@@ -1,8 +1,11 @@
 #pragma once
 // The one seam between the client and the network: HTTP/1.1 over TLS (or plain TCP) to one API
 // server. The implementation (Boost.Beast) stays behind this header so nothing else sees it.
+// Every connection of the process is served by one small, fixed set of I/O threads: a blocking
+// call waits for them, and a watch stream read with readAsync() holds no thread while it idles.
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -50,7 +53,17 @@ class ResponseStream {
   // Fails with kClientTimeout when `idle_timeout` passes with nothing received (nullopt: never).
   virtual Result<std::size_t> read(char* buffer, std::size_t size,
                                    std::optional<std::chrono::milliseconds> idle_timeout) = 0;
-  // Thread-safe: makes a blocked read() return kCancelled promptly; later reads fail the same.
+  // Reads some body bytes without holding the calling thread: `done` runs once, with what read()
+  // would return, on an I/O thread. `buffer` must stay valid until then; one read at a time.
+  // This default reads at once, for streams whose bytes are already at hand; a network stream
+  // waits on the I/O threads instead.
+  virtual void readAsync(char* buffer, std::size_t size,
+                         std::optional<std::chrono::milliseconds> idle_timeout,
+                         std::function<void(Result<std::size_t>)> done) {
+    done(read(buffer, size, idle_timeout));
+  }
+  // Thread-safe: makes a blocked read() or a pending readAsync() end with kCancelled promptly;
+  // later reads fail the same.
   virtual void cancel() = 0;
 };
 using ResponseStreamPtr = std::unique_ptr<ResponseStream>;

@@ -6,9 +6,6 @@
 #include <iterator>
 #include <utility>
 
-#include "federation/runtime/backoff.h"
-#include "federation/runtime/interruptible_sleep.h"
-
 namespace kf {
 namespace {
 
@@ -44,7 +41,9 @@ Reflector::Reflector(ListerWatcher& lister_watcher, ReflectorSink& sink, Clock& 
       sink_(sink),
       clock_(clock),
       options_(std::move(options)),
-      random_(std::random_device{}()) {}
+      random_(std::random_device{}()),
+      backoff_(options_.initial_backoff, options_.max_backoff),
+      lane_(options_.pool != nullptr ? *options_.pool : memberIoPool()) {}
 
 Reflector::~Reflector() { stop(); }
 
@@ -54,20 +53,30 @@ void Reflector::start() {
     return;
   }
   started_ = true;
-  thread_ = std::jthread([this](const std::stop_token& stop) { run(stop); });
+  scheduleStep(Duration::zero());
 }
 
 void Reflector::stop() {
-  std::jthread thread;
+  TimerHandlePtr retry_timer;
+  Watch* watch = nullptr;
   {
     MutexLock lock(mu_);
     started_ = true;  // a stopped reflector stays stopped
-    thread = std::move(thread_);
+    stopping_ = true;
+    retry_timer = std::move(retry_timer_);
+    // No step installs a watch once stopping_ is set, so this one stays until the end here.
+    watch = watch_.get();
   }
-  // Joined outside the lock: the thread takes it to record resource versions.
-  if (thread.joinable()) {
-    thread.request_stop();
-    thread.join();
+  retry_timer.reset();  // waits for a firing callback, which only hands a step to the lane
+  if (watch != nullptr) {
+    watch->stop();
+  }
+  lane_.close();  // drops a queued step, waits for a running one (a list in flight)
+  WatchPtr ended;
+  {
+    MutexLock lock(mu_);
+    watch_ended_cv_.wait(lock.native(), [this]() KF_REQUIRES(mu_) { return !watching_; });
+    ended = std::move(watch_);
   }
 }
 
@@ -76,162 +85,98 @@ std::string Reflector::lastSyncResourceVersion() const {
   return resource_version_;
 }
 
-void Reflector::run(const std::stop_token& stop) {
-  Backoff backoff(options_.initial_backoff, options_.max_backoff);
-  bool need_list = true;
-  // Set by a re-list that cured a stale resourceVersion; cleared by the next healthy watch.
-  bool recovering = false;
-  while (!stop.stop_requested()) {
-    if (need_list) {
-      Status listed = listAndReplace(stop);
-      if (!listed) {
-        if (stop.stop_requested()) {
-          return;
-        }
-        spdlog::warn("reflector {}: list failed: {}", options_.name, listed.error().describe());
-        if (!sleepUnlessStopped(clock_, stop, backoff.next())) {
-          return;
-        }
-        continue;
-      }
-      need_list = false;
-    }
+bool Reflector::stopping() const {
+  MutexLock lock(mu_);
+  return stopping_;
+}
 
-    const WatchOutcome outcome = watchOnce(stop);
-    if (outcome.healthy) {
-      backoff.reset();
-      recovering = false;
-    }
-    switch (outcome.end) {
-      case WatchEnd::kStopped:
-        return;
-      case WatchEnd::kClosed:
-        if (outcome.healthy) {
-          continue;  // the usual end of a long watch: pick up where it stopped
-        }
-        break;
-      case WatchEnd::kGone:
-        need_list = true;
-        // A re-list is the cure for a compacted resourceVersion, so it runs at once; but if the
-        // watch right after one is already too old, something else is wrong: pace the lists.
-        if (!recovering) {
-          recovering = true;
-          continue;
-        }
-        break;
-      case WatchEnd::kFailed:
-        break;
-    }
-    if (!sleepUnlessStopped(clock_, stop, backoff.next())) {
+void Reflector::scheduleStep(Duration delay) {
+  if (stopping_) {
+    return;
+  }
+  auto submit = [this] {
+    lane_.submit([this](bool cancelled) {
+      if (!cancelled) step();
+    });
+  };
+  if (delay <= Duration::zero()) {
+    submit();
+    return;
+  }
+  retry_timer_ = clock_.runAfter(delay, submit);
+}
+
+void Reflector::step() {
+  if (stopping()) {
+    return;
+  }
+  bool need_list = false;
+  {
+    MutexLock lock(mu_);
+    need_list = need_list_;
+  }
+  if (need_list) {
+    Status listed = listAndReplace();
+    MutexLock lock(mu_);
+    if (!listed) {
+      if (!stopping_) {
+        spdlog::warn("reflector {}: list failed: {}", options_.name, listed.error().describe());
+      }
+      scheduleStep(backoff_.next());
       return;
     }
+    need_list_ = false;
+  }
+
+  Result<WatchPtr> opened = lister_watcher_.watch(watchOptions());
+  if (!opened) {
+    const bool gone = isGone(opened.error());
+    if (!gone && !stopping()) {
+      spdlog::warn("reflector {}: watch failed: {}", options_.name, opened.error().describe());
+    }
+    MutexLock lock(mu_);
+    followWatch(gone ? WatchEnd::kGone : WatchEnd::kFailed, false);
+    return;
+  }
+  if (Watch* watch = beginWatch(std::move(opened).value())) {
+    // Outside the lock: a stream at hand delivers (and ends) right inside consume().
+    watch->consume({.on_event = [this](WatchEvent event) { onEvent(std::move(event)); },
+                    .on_end = [this](const Status& status) { onWatchEnd(status); }});
   }
 }
 
-Status Reflector::listAndReplace(const std::stop_token& stop) {
-  // The first list may come from the API server's watch cache ("0": any version), as client-go's
-  // first list does: one response from memory instead of pages read from etcd one after another
-  // (at 30,000 objects, seconds instead of most of a minute). The watch that follows delivers
-  // whatever that snapshot had not seen yet. A re-list follows a watch that failed or fell too
-  // far behind, so it reads the current state.
-  const std::string resource_version = synced_.load() ? "" : "0";
-  KF_TRY(list, listPaged(stop, resource_version));
-  if (stop.stop_requested()) {
-    return makeError(Reason::kCancelled, "reflector stopped during list");
+Watch* Reflector::beginWatch(WatchPtr watch) {
+  WatchPtr previous;  // ended before this step was scheduled; destroyed after the lock
+  MutexLock lock(mu_);
+  if (stopping_) {
+    return nullptr;
   }
-  std::vector<ObjectPtr> objects;
-  objects.reserve(list.items.size());
-  for (Json& item : list.items) {
-    objects.push_back(makeObject(std::move(item)));
-  }
-  sink_.replace(std::move(objects), list.resource_version);
-  setResourceVersion(list.resource_version);
-  synced_.store(true);
-  return boost::outcome_v2::success();
+  previous = std::move(watch_);
+  watch_ = std::move(watch);
+  watching_ = true;
+  watch_opened_ = clock_.now();
+  watch_got_event_ = false;
+  watch_error_.reset();
+  return watch_.get();
 }
 
-Result<ObjectList> Reflector::listPaged(const std::stop_token& stop,
-                                        const std::string& resource_version) {
-  Result<ObjectList> paged = listPages(stop, options_.page_size, resource_version);
-  if (!paged && isGone(paged.error()) && options_.page_size > 0) {
-    // The snapshot behind a continue token was compacted mid-way. One unpaged list is a single
-    // consistent read, at the cost of one large response.
-    spdlog::info("reflector {}: continue token expired, listing without paging", options_.name);
-    return listPages(stop, 0, "");
-  }
-  return paged;
-}
-
-Result<ObjectList> Reflector::listPages(const std::stop_token& stop, std::int64_t limit,
-                                        const std::string& resource_version) {
-  ListOptions options;
-  options.resource_version = resource_version;
-  options.limit = limit;
-  ObjectList all;
-  bool first = true;
-  while (true) {
-    if (stop.stop_requested()) {
-      return makeError(Reason::kCancelled, "reflector stopped during list");
-    }
-    KF_TRY(page, lister_watcher_.list(options));
-    if (first) {  // every page of a paged list belongs to the first page's snapshot
-      all.resource_version = page.resource_version;
-      first = false;
-    }
-    all.items.insert(all.items.end(), std::make_move_iterator(page.items.begin()),
-                     std::make_move_iterator(page.items.end()));
-    if (page.continue_token.empty()) {
-      return all;
-    }
-    options.continue_token = page.continue_token;
-    options.resource_version.clear();  // the token names the snapshot; the server refuses both
-  }
-}
-
-Reflector::WatchOutcome Reflector::watchOnce(const std::stop_token& stop) {
-  const SteadyTime opened = clock_.now();
-  Result<WatchPtr> opened_watch = lister_watcher_.watch(watchOptions());
-  if (!opened_watch) {
-    if (isGone(opened_watch.error())) {
-      return {WatchEnd::kGone, false};
-    }
-    spdlog::warn("reflector {}: watch failed: {}", options_.name, opened_watch.error().describe());
-    return {WatchEnd::kFailed, false};
-  }
-  WatchPtr watch = std::move(opened_watch).value();
-  // Destroyed before `watch`; runs at once if stop was requested already.
-  std::stop_callback stopper(stop, [&watch] { watch->stop(); });
-
-  bool got_event = false;
-  while (true) {
-    Result<std::optional<WatchEvent>> next = watch->next();
-    if (stop.stop_requested()) {
-      return {WatchEnd::kStopped, got_event};
-    }
-    const bool healthy = got_event || clock_.now() - opened >= options_.healthy_watch;
-    if (!next) {
-      spdlog::warn("reflector {}: watch stream broke: {}", options_.name, next.error().describe());
-      return {WatchEnd::kFailed, healthy};
-    }
-    if (!next.value()) {
-      return {WatchEnd::kClosed, healthy};
-    }
-    if (std::optional<WatchEnd> end = applyEvent(std::move(*next.value()))) {
-      return {*end, healthy};
-    }
-    got_event = true;
-  }
-}
-
-std::optional<Reflector::WatchEnd> Reflector::applyEvent(WatchEvent event) {
+void Reflector::onEvent(WatchEvent event) {
   if (event.type == WatchEventType::kError) {
-    if (isGoneStatus(event.object)) {
+    const bool gone = isGoneStatus(event.object);
+    if (gone) {
       spdlog::info("reflector {}: watch too old, re-listing: {}", options_.name,
                    statusMessage(event.object));
-      return WatchEnd::kGone;
+    } else {
+      spdlog::warn("reflector {}: watch error: {}", options_.name, statusMessage(event.object));
     }
-    spdlog::warn("reflector {}: watch error: {}", options_.name, statusMessage(event.object));
-    return WatchEnd::kFailed;
+    Watch* watch = nullptr;
+    {
+      MutexLock lock(mu_);
+      watch_error_ = gone ? WatchEnd::kGone : WatchEnd::kFailed;
+      watch = watch_.get();  // replaced only by a step, which waits for on_end
+    }
+    watch->stop();  // no further event comes; on_end follows
+    return;
   }
   std::string resource_version = objectResourceVersion(event.object);
   if (event.type != WatchEventType::kBookmark) {
@@ -250,10 +195,111 @@ std::optional<Reflector::WatchEnd> Reflector::applyEvent(WatchEvent event) {
         break;
     }
   }
+  MutexLock lock(mu_);
+  watch_got_event_ = true;
   if (!resource_version.empty()) {
-    setResourceVersion(std::move(resource_version));
+    resource_version_ = std::move(resource_version);
   }
-  return std::nullopt;
+}
+
+void Reflector::onWatchEnd(const Status& status) {
+  MutexLock lock(mu_);
+  WatchEnd end = watch_error_.value_or(WatchEnd::kClosed);
+  if (!status && !stopping_) {
+    spdlog::warn("reflector {}: watch stream broke: {}", options_.name, status.error().describe());
+    end = WatchEnd::kFailed;
+  }
+  const bool healthy = watch_got_event_ || clock_.now() - watch_opened_ >= options_.healthy_watch;
+  followWatch(end, healthy);
+  // Last, under the lock: once stop() sees this, it may destroy the reflector.
+  watching_ = false;
+  watch_ended_cv_.notify_all();
+}
+
+void Reflector::followWatch(WatchEnd end, bool healthy) {
+  if (healthy) {
+    backoff_.reset();
+    recovering_ = false;
+  }
+  switch (end) {
+    case WatchEnd::kClosed:
+      if (healthy) {
+        scheduleStep(Duration::zero());  // the usual end of a long watch: pick up where it stopped
+        return;
+      }
+      break;
+    case WatchEnd::kGone:
+      need_list_ = true;
+      // A re-list is the cure for a compacted resourceVersion, so it runs at once; but if the
+      // watch right after one is already too old, something else is wrong: pace the lists.
+      if (!recovering_) {
+        recovering_ = true;
+        scheduleStep(Duration::zero());
+        return;
+      }
+      break;
+    case WatchEnd::kFailed:
+      break;
+  }
+  scheduleStep(backoff_.next());
+}
+
+Status Reflector::listAndReplace() {
+  // The first list may come from the API server's watch cache ("0": any version), as client-go's
+  // first list does: one response from memory instead of pages read from etcd one after another
+  // (at 30,000 objects, seconds instead of most of a minute). The watch that follows delivers
+  // whatever that snapshot had not seen yet. A re-list follows a watch that failed or fell too
+  // far behind, so it reads the current state.
+  const std::string resource_version = synced_.load() ? "" : "0";
+  KF_TRY(list, listPaged(resource_version));
+  if (stopping()) {
+    return makeError(Reason::kCancelled, "reflector stopped during list");
+  }
+  std::vector<ObjectPtr> objects;
+  objects.reserve(list.items.size());
+  for (Json& item : list.items) {
+    objects.push_back(makeObject(std::move(item)));
+  }
+  sink_.replace(std::move(objects), list.resource_version);
+  setResourceVersion(list.resource_version);
+  synced_.store(true);
+  return boost::outcome_v2::success();
+}
+
+Result<ObjectList> Reflector::listPaged(const std::string& resource_version) {
+  Result<ObjectList> paged = listPages(options_.page_size, resource_version);
+  if (!paged && isGone(paged.error()) && options_.page_size > 0) {
+    // The snapshot behind a continue token was compacted mid-way. One unpaged list is a single
+    // consistent read, at the cost of one large response.
+    spdlog::info("reflector {}: continue token expired, listing without paging", options_.name);
+    return listPages(0, "");
+  }
+  return paged;
+}
+
+Result<ObjectList> Reflector::listPages(std::int64_t limit, const std::string& resource_version) {
+  ListOptions options;
+  options.resource_version = resource_version;
+  options.limit = limit;
+  ObjectList all;
+  bool first = true;
+  while (true) {
+    if (stopping()) {
+      return makeError(Reason::kCancelled, "reflector stopped during list");
+    }
+    KF_TRY(page, lister_watcher_.list(options));
+    if (first) {  // every page of a paged list belongs to the first page's snapshot
+      all.resource_version = page.resource_version;
+      first = false;
+    }
+    all.items.insert(all.items.end(), std::make_move_iterator(page.items.begin()),
+                     std::make_move_iterator(page.items.end()));
+    if (page.continue_token.empty()) {
+      return all;
+    }
+    options.continue_token = page.continue_token;
+    options.resource_version.clear();  // the token names the snapshot; the server refuses both
+  }
 }
 
 ListOptions Reflector::watchOptions() {

@@ -1,26 +1,32 @@
 #pragma once
 // Keeps a sink in step with the server: list (paged; the first from the server's cache), replace
 // the sink's content, then watch from the list's resourceVersion and apply each event, re-watching
-// or re-listing as the stream ends or falls too far behind. Runs on its own thread until stopped.
+// or re-listing as the stream ends or falls too far behind.
+//
+// A reflector owns no thread. Its list and the opening of each watch block, so they run as one
+// lane of a shared task pool; the open watch is then read by the client's I/O threads, which
+// apply its events; waits between attempts are clock timers. A thousand reflectors cost no more
+// threads than one.
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <optional>
 #include <random>
-#include <stop_token>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "federation/client/watch.h"
 #include "federation/informer/store.h"
+#include "federation/runtime/backoff.h"
 #include "federation/runtime/clock.h"
+#include "federation/runtime/task_pool.h"
 #include "federation/runtime/thread_annotations.h"
 
 namespace kf {
 
-// Where a Reflector puts what it learns. Called from the reflector's thread only.
+// Where a Reflector puts what it learns: one call at a time, from a pool or I/O thread.
 class ReflectorSink {
  public:
   virtual ~ReflectorSink() = default;
@@ -57,6 +63,8 @@ struct ReflectorOptions {
   // A watch that delivered an event, or stayed open this long, counts as healthy: it resets the
   // backoff, and its clean end is followed by an immediate re-watch.
   Duration healthy_watch = std::chrono::seconds(1);
+  // Where lists and watch opens run (they block); null: memberIoPool().
+  TaskPool* pool = nullptr;
 };
 
 class Reflector {
@@ -68,10 +76,11 @@ class Reflector {
   Reflector(const Reflector&) = delete;
   Reflector& operator=(const Reflector&) = delete;
 
-  // Starts the thread. A second call, or a call after stop(), does nothing.
+  // Starts listing. A second call, or a call after stop(), does nothing.
   void start() KF_EXCLUDES(mu_);
-  // Interrupts a blocked watch or backoff wait and joins the thread. A list() in flight is waited
-  // for (the ListerWatcher offers no way to cancel it). Idempotent.
+  // Ends the watch, cancels a pending retry and returns once nothing of the reflector runs any
+  // more; the sink is not called after. A list() in flight is waited for (the ListerWatcher
+  // offers no way to cancel it). Idempotent; not to be called from the sink.
   void stop() KF_EXCLUDES(mu_);
 
   // True once the first list has been handed to the sink.
@@ -80,22 +89,26 @@ class Reflector {
   std::string lastSyncResourceVersion() const KF_EXCLUDES(mu_);
 
  private:
-  enum class WatchEnd { kStopped, kClosed, kGone, kFailed };
-  struct WatchOutcome {
-    WatchEnd end;
-    bool healthy;
-  };
+  enum class WatchEnd { kClosed, kGone, kFailed };
 
-  void run(const std::stop_token& stop);
+  // One attempt, on the lane: the list if one is due, then a watch handed to the I/O threads.
+  void step() KF_EXCLUDES(mu_);
   // One full list handed to the sink; an error if no complete list could be read.
-  Status listAndReplace(const std::stop_token& stop);
-  Result<ObjectList> listPaged(const std::stop_token& stop, const std::string& resource_version);
-  Result<ObjectList> listPages(const std::stop_token& stop, std::int64_t limit,
-                               const std::string& resource_version);
-  // One watch from the last resourceVersion, consumed until it ends.
-  WatchOutcome watchOnce(const std::stop_token& stop);
-  // Applies one event; kGone/kFailed for an ERROR event, nullopt otherwise.
-  std::optional<WatchEnd> applyEvent(WatchEvent event);
+  Status listAndReplace() KF_EXCLUDES(mu_);
+  Result<ObjectList> listPaged(const std::string& resource_version) KF_EXCLUDES(mu_);
+  Result<ObjectList> listPages(std::int64_t limit, const std::string& resource_version)
+      KF_EXCLUDES(mu_);
+  // Makes `watch` the current one, to be consumed; null when the reflector is stopping (the
+  // watch is dropped).
+  Watch* beginWatch(WatchPtr watch) KF_EXCLUDES(mu_);
+  // The consumed watch's callbacks.
+  void onEvent(WatchEvent event) KF_EXCLUDES(mu_);
+  void onWatchEnd(const Status& status) KF_EXCLUDES(mu_);
+  // What follows a watch that ended so: a re-watch, a re-list, at once or after the backoff.
+  void followWatch(WatchEnd end, bool healthy) KF_REQUIRES(mu_);
+  // The next step, at once (zero) or after `delay` on the clock.
+  void scheduleStep(Duration delay) KF_REQUIRES(mu_);
+  bool stopping() const KF_EXCLUDES(mu_);
   ListOptions watchOptions() KF_EXCLUDES(mu_);
   void setResourceVersion(std::string resource_version) KF_EXCLUDES(mu_);
 
@@ -105,11 +118,25 @@ class Reflector {
   const ReflectorOptions options_;
 
   mutable Mutex mu_;
+  std::condition_variable watch_ended_cv_;
   std::string resource_version_ KF_GUARDED_BY(mu_);
   bool started_ KF_GUARDED_BY(mu_) = false;
+  bool stopping_ KF_GUARDED_BY(mu_) = false;
   std::mt19937_64 random_ KF_GUARDED_BY(mu_);
-  std::jthread thread_ KF_GUARDED_BY(mu_);
+  Backoff backoff_ KF_GUARDED_BY(mu_);
+  bool need_list_ KF_GUARDED_BY(mu_) = true;
+  // Set by a re-list that cured a stale resourceVersion; cleared by the next healthy watch.
+  bool recovering_ KF_GUARDED_BY(mu_) = false;
+  TimerHandlePtr retry_timer_ KF_GUARDED_BY(mu_);
+  // The watch being consumed, until the next step replaces it (never destroyed from within
+  // its own callbacks).
+  WatchPtr watch_ KF_GUARDED_BY(mu_);
+  bool watching_ KF_GUARDED_BY(mu_) = false;  // watch_ has not called on_end yet
+  SteadyTime watch_opened_ KF_GUARDED_BY(mu_);
+  bool watch_got_event_ KF_GUARDED_BY(mu_) = false;
+  std::optional<WatchEnd> watch_error_ KF_GUARDED_BY(mu_);  // an ERROR event's verdict
   std::atomic<bool> synced_{false};
+  TaskLane lane_;  // last: closed first, while everything its steps use still exists
 };
 
 }  // namespace kf

@@ -27,8 +27,6 @@ namespace bad_input {
 
 using std::chrono::seconds;
 
-const GroupVersionResource kFederatedNamespaces{"types.kubefed.io", "v1beta1",
-                                                "federatednamespaces", true};
 const GroupVersionResource kWidgets{"faults.kubefed.io", "v1", "widgets", true};
 const GroupVersionResource kFederatedWidgets{"types.kubefed.io", "v1beta1", "federatedwidgets",
                                              true};

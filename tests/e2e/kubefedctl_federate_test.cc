@@ -20,8 +20,6 @@ namespace fs = std::filesystem;
 const char* kFederateKubefedNamespace = "kube-federation-system";
 const GroupVersionResource kFederatedSecrets{"types.kubefed.io", "v1beta1", "federatedsecrets",
                                              true};
-const GroupVersionResource kFederatedNamespaces{"types.kubefed.io", "v1beta1",
-                                                "federatednamespaces", true};
 const GroupVersionResource kFederatedServiceAccounts{"types.kubefed.io", "v1beta1",
                                                      "federatedserviceaccounts", true};
 

@@ -34,8 +34,6 @@ using std::chrono::seconds;
 
 const GroupVersionResource kFederatedSecrets{"types.kubefed.io", "v1beta1", "federatedsecrets",
                                              true};
-const GroupVersionResource kFederatedNamespaces{"types.kubefed.io", "v1beta1",
-                                                "federatednamespaces", true};
 
 // A value no log line could hold by chance.
 std::string randomSecret(const std::string& prefix) {

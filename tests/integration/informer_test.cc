@@ -103,6 +103,7 @@ class PausableListerWatcher final : public ListerWatcher {
    public:
     explicit Forwarding(std::shared_ptr<Watch> inner) : inner_(std::move(inner)) {}
     Result<std::optional<WatchEvent>> next() override { return inner_->next(); }
+    void consume(WatchConsumer consumer) override { inner_->consume(std::move(consumer)); }
     void stop() override { inner_->stop(); }
 
    private:

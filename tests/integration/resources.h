@@ -50,6 +50,8 @@ inline const GroupVersionResource kPropagatedVersions{"core.kubefed.io", "v1alph
                                                       "propagatedversions", true};
 inline const GroupVersionResource kFederatedConfigMaps{"types.kubefed.io", "v1beta1",
                                                        "federatedconfigmaps", true};
+inline const GroupVersionResource kFederatedNamespaces{"types.kubefed.io", "v1beta1",
+                                                       "federatednamespaces", true};
 inline const GroupVersionResource kFederatedDeployments{"types.kubefed.io", "v1beta1",
                                                         "federateddeployments", true};
 

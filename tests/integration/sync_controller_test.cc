@@ -33,9 +33,6 @@ namespace {
 using sync::SyncController;
 using sync::SyncControllerDeps;
 
-const GroupVersionResource kFederatedNamespaces{"types.kubefed.io", "v1beta1",
-                                                "federatednamespaces", true};
-
 const std::vector<std::string> kMembers = {"member1", "member2"};
 
 // What `kubefedctl enable <name>` would install: the federated CRD (installed) and the

@@ -174,15 +174,21 @@ class FakeApiServer::WatchStream {
     return selectorMatches(selector_, event.object);
   }
   void push(const std::string& type, const Json& object) {
-    MutexLock lock(mu_);
-    if (closed_) return;
-    buffer_ += Json{{"type", type}, {"object", object}}.dump() + "\n";
-    cv_.notify_all();
+    {
+      MutexLock lock(mu_);
+      if (closed_) return;
+      buffer_ += Json{{"type", type}, {"object", object}}.dump() + "\n";
+      cv_.notify_all();
+    }
+    completePendingRead();
   }
   void close() {
-    MutexLock lock(mu_);
-    closed_ = true;
-    cv_.notify_all();
+    {
+      MutexLock lock(mu_);
+      closed_ = true;
+      cv_.notify_all();
+    }
+    completePendingRead();
   }
   bool closed() const {
     MutexLock lock(mu_);
@@ -193,6 +199,40 @@ class FakeApiServer::WatchStream {
   Result<std::size_t> read(char* buffer, std::size_t size) {
     MutexLock lock(mu_);
     while (buffer_.empty() && !closed_ && !cancelled_) cv_.wait(lock.native());
+    return takeLocked(buffer, size);
+  }
+  // Completes at once when something is there to read, else on the thread that pushes, closes
+  // or cancels next (never under this stream's lock).
+  void readAsync(char* buffer, std::size_t size, std::function<void(Result<std::size_t>)> done) {
+    std::optional<Result<std::size_t>> read;
+    {
+      MutexLock lock(mu_);
+      if (buffer_.empty() && !closed_ && !cancelled_) {
+        pending_ = PendingRead{buffer, size, std::move(done)};
+        return;
+      }
+      read = takeLocked(buffer, size);
+    }
+    done(std::move(*read));
+  }
+  void cancel() {
+    {
+      MutexLock lock(mu_);
+      cancelled_ = true;
+      closed_ = true;
+      cv_.notify_all();
+    }
+    completePendingRead();
+  }
+
+ private:
+  struct PendingRead {
+    char* buffer;
+    std::size_t size;
+    std::function<void(Result<std::size_t>)> done;
+  };
+
+  Result<std::size_t> takeLocked(char* buffer, std::size_t size) KF_REQUIRES(mu_) {
     if (cancelled_) return makeError(Reason::kCancelled, "the stream was cancelled");
     if (buffer_.empty()) return std::size_t{0};
     const std::size_t n = std::min(size, buffer_.size());
@@ -200,14 +240,19 @@ class FakeApiServer::WatchStream {
     buffer_.erase(0, n);
     return n;
   }
-  void cancel() {
-    MutexLock lock(mu_);
-    cancelled_ = true;
-    closed_ = true;
-    cv_.notify_all();
+
+  void completePendingRead() {
+    std::optional<PendingRead> pending;
+    std::optional<Result<std::size_t>> read;
+    {
+      MutexLock lock(mu_);
+      if (!pending_) return;
+      pending = std::exchange(pending_, std::nullopt);
+      read = takeLocked(pending->buffer, pending->size);
+    }
+    pending->done(std::move(*read));
   }
 
- private:
   const std::string resource_;
   const std::string ns_;
   const std::string selector_;
@@ -216,6 +261,7 @@ class FakeApiServer::WatchStream {
   std::string buffer_ KF_GUARDED_BY(mu_);
   bool closed_ KF_GUARDED_BY(mu_) = false;
   bool cancelled_ KF_GUARDED_BY(mu_) = false;
+  std::optional<PendingRead> pending_ KF_GUARDED_BY(mu_);
 };
 
 namespace {
@@ -223,12 +269,24 @@ namespace {
 class FakeResponseStream final : public ResponseStream {
  public:
   using Read = std::function<Result<std::size_t>(char*, std::size_t)>;
-  FakeResponseStream(int status, Read read, std::function<void()> cancel)
-      : status_(status), read_(std::move(read)), cancel_(std::move(cancel)) {}
+  using ReadDone = std::function<void(Result<std::size_t>)>;
+  using ReadAsync = std::function<void(char*, std::size_t, ReadDone)>;
+  // `read_async` null: reads complete at once (a body at hand).
+  FakeResponseStream(int status, Read read, std::function<void()> cancel,
+                     ReadAsync read_async = nullptr)
+      : status_(status),
+        read_(std::move(read)),
+        cancel_(std::move(cancel)),
+        read_async_(std::move(read_async)) {}
   int status() const override { return status_; }
   Result<std::size_t> read(char* buffer, std::size_t size,
                            std::optional<std::chrono::milliseconds>) override {
     return read_(buffer, size);
+  }
+  void readAsync(char* buffer, std::size_t size, std::optional<std::chrono::milliseconds> idle,
+                 ReadDone done) override {
+    if (!read_async_) return ResponseStream::readAsync(buffer, size, idle, std::move(done));
+    read_async_(buffer, size, std::move(done));
   }
   void cancel() override { cancel_(); }
 
@@ -236,6 +294,7 @@ class FakeResponseStream final : public ResponseStream {
   int status_;
   Read read_;
   std::function<void()> cancel_;
+  ReadAsync read_async_;
 };
 
 // A fixed body as a stream (a watch that failed before it started).
@@ -565,7 +624,10 @@ Result<ResponseStreamPtr> FakeApiServer::openStream(const HttpRequest& request) 
   }
   return ResponseStreamPtr(std::make_unique<FakeResponseStream>(
       200, [stream](char* buffer, std::size_t size) { return stream->read(buffer, size); },
-      [stream] { stream->cancel(); }));
+      [stream] { stream->cancel(); },
+      [stream](char* buffer, std::size_t size, FakeResponseStream::ReadDone done) {
+        stream->readAsync(buffer, size, std::move(done));
+      }));
 }
 
 HttpResponse FakeApiServer::serve(const HttpRequest& request, const Target& target) {

@@ -74,6 +74,17 @@ class FakeWatchStream {
       stopped_ = true;
     }
     cv_.notify_all();
+    drain();
+  }
+
+  // Watch::consume: what is queued is delivered at once, later items on the thread that sends
+  // them (or stops the stream), one call at a time.
+  void consume(WatchConsumer consumer) {
+    {
+      MutexLock lock(mu_);
+      consumer_ = std::move(consumer);
+    }
+    drain();
   }
 
  private:
@@ -88,6 +99,51 @@ class FakeWatchStream {
       items_.push_back(std::move(item));
     }
     cv_.notify_all();
+    drain();
+  }
+
+  // Hands queued items to the consumer until none is left. A call made while another delivers
+  // (from the consumer itself, or another thread) leaves its items to that one.
+  void drain() {
+    {
+      MutexLock lock(mu_);
+      if (draining_ || !consumer_.on_end) return;
+      draining_ = true;
+    }
+    while (true) {
+      std::optional<WatchEvent> event;
+      std::optional<Status> end;
+      WatchConsumer consumer;
+      {
+        MutexLock lock(mu_);
+        if (stopped_ || closed_) {
+          end = Status(boost::outcome_v2::success());
+        } else if (items_.empty()) {
+          draining_ = false;
+          return;
+        } else {
+          Item item = std::move(items_.front());
+          items_.pop_front();
+          if (item.error) {
+            end = Status(*item.error);
+          } else if (!item.event) {
+            closed_ = true;
+            end = Status(boost::outcome_v2::success());
+          } else {
+            event = std::move(item.event);
+          }
+        }
+        if (end) consumer = std::exchange(consumer_, WatchConsumer{});
+      }
+      if (event) {
+        consumer_.on_event(std::move(*event));  // only the drainer touches it
+        continue;
+      }
+      consumer.on_end(*end);
+      MutexLock lock(mu_);
+      draining_ = false;  // no consumer is left: later drains return at once
+      return;
+    }
   }
 
   mutable Mutex mu_;
@@ -95,6 +151,8 @@ class FakeWatchStream {
   std::deque<Item> items_ KF_GUARDED_BY(mu_);
   bool stopped_ KF_GUARDED_BY(mu_) = false;
   bool closed_ KF_GUARDED_BY(mu_) = false;
+  bool draining_ KF_GUARDED_BY(mu_) = false;
+  WatchConsumer consumer_;  // set under mu_, then called only by the one draining
 };
 
 class ListWatchScript {
@@ -174,6 +232,7 @@ class FakeWatch final : public Watch {
   explicit FakeWatch(std::shared_ptr<FakeWatchStream> stream) : stream_(std::move(stream)) {}
   ~FakeWatch() override { stream_->stop(); }
   Result<std::optional<WatchEvent>> next() override { return stream_->next(); }
+  void consume(WatchConsumer consumer) override { stream_->consume(std::move(consumer)); }
   void stop() override { stream_->stop(); }
 
  private:

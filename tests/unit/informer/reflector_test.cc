@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -282,6 +284,51 @@ TEST(ReflectorOptionsTest, UnpagedListWhenPageSizeIsZero) {
   ASSERT_TRUE(waitUntil([&] { return lister_watcher.script().watchCount() == 1; }));
   EXPECT_EQ(lister_watcher.script().listCalls().at(0).limit, 0);
   EXPECT_NE(store.get("node-1"), nullptr);
+}
+
+// The threads of this process now.
+std::size_t processThreads() {
+  return static_cast<std::size_t>(
+      std::distance(std::filesystem::directory_iterator("/proc/self/task"),
+                    std::filesystem::directory_iterator()));
+}
+
+// Verifies that reflectors own no threads: forty of them, listed and watching, run on the
+// threads one already started (the shared pool's).
+TEST(ReflectorThreadsTest, ManyReflectorsStartNoThreads) {
+  struct Running {
+    test::FakeListerWatcher lister_watcher;
+    Store store;
+    StoreSink sink{store};
+    std::unique_ptr<Reflector> reflector;
+  };
+  test::FakeClock clock;
+  auto run = [&clock](Running& one) {
+    one.lister_watcher.script().pushList(makeList("1", {makeJson("ns", "a", "1")}));
+    one.reflector = std::make_unique<Reflector>(one.lister_watcher, one.sink, clock);
+    one.reflector->start();
+  };
+  auto watching = [](const Running& one) { return one.lister_watcher.script().watchCount() == 1; };
+
+  Running first;
+  run(first);
+  ASSERT_TRUE(waitUntil([&] { return watching(first); }));
+  const std::size_t threads_with_one = processThreads();
+
+  std::vector<std::unique_ptr<Running>> more;
+  for (int i = 0; i < 40; ++i) {
+    more.push_back(std::make_unique<Running>());
+    run(*more.back());
+  }
+  for (const auto& one : more) {
+    ASSERT_TRUE(waitUntil([&] { return watching(*one); }));
+    EXPECT_NE(one->store.get("ns/a"), nullptr);
+  }
+  EXPECT_EQ(processThreads(), threads_with_one);
+  for (const auto& one : more) {
+    one->reflector->stop();
+    EXPECT_TRUE(one->lister_watcher.script().stream(0)->stopped());
+  }
 }
 
 }  // namespace
