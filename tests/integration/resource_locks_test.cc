@@ -105,9 +105,17 @@ std::string lockTypeName(const testing::TestParamInfo<std::string>& param) { ret
 
 // Verifies two of our candidates on one lock type: exactly one leads (never both, over several
 // renewals), every object of the type names it, and on release the other takes over.
+//
+// On a two-object lock (configmapsleases, endpointsleases) the second candidate starts once the
+// first leads. Two that create the lock at the same instant can each create one of its objects
+// (as client-go's MultiLock, creating goes on past an existing first object), so the objects name
+// different holders; the one that believed it had acquired loses at its first renewal and stops,
+// as KubeFed's controller manager would, and no second candidate is left to take over.
 TEST_P(ResourceLockTest, OneOfTwoLeadsAndTheOtherTakesOverOnRelease) {
   TestNamespace ns(*client_, "lock-" + GetParam());
+  const bool two_objects = GetParam().ends_with("leases") && GetParam() != "leases";
   LockCandidate a(*client_, ns.name(), GetParam());
+  if (two_objects) ASSERT_TRUE(eventually([&] { return a.leading(); }, seconds(15)));
   LockCandidate b(*client_, ns.name(), GetParam());
   ASSERT_TRUE(eventually([&] { return a.leading() || b.leading(); }, seconds(15)));
   const auto window_end = std::chrono::steady_clock::now() + 2 * kLockLeaseDuration;
