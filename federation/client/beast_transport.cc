@@ -1,8 +1,9 @@
-// HTTP/1.1 over TCP or TLS with Boost.Beast. Every connection lives on the process's few I/O
-// threads, each in a strand of its own: a request is a blocking call whose caller waits for the
-// I/O threads (with deadlines), and a watch stream can be read without holding any thread while
-// it idles. Connections are shared_ptr-owned so that a cancel or a read still pending on the I/O
-// threads keeps what it touches alive.
+// HTTP/1.1 over TCP or TLS with Boost.Beast. A request's connection owns a small io_context that
+// the calling thread runs while it waits, so a request is a plain blocking call with deadlines
+// and no hand-over between threads. A stream's connection lives on the process's two I/O
+// threads instead, in a strand of its own, so that a watch can be read without holding any
+// thread while it idles. Connections are shared_ptr-owned so that a cancel or a read still
+// pending on the I/O threads keeps what it touches alive.
 
 #include <openssl/err.h>
 #include <openssl/ssl.h>
@@ -10,6 +11,7 @@
 #include <spdlog/spdlog.h>
 
 #include <atomic>
+#include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/executor_work_guard.hpp>
@@ -129,17 +131,26 @@ class Connection : public std::enable_shared_from_this<Connection> {
  public:
   using ReadDone = std::function<void(Result<std::size_t>)>;
 
+  // Where a connection's I/O runs: on the thread of the call waiting for it (requests), or on
+  // the shared I/O threads (streams, whose reads may complete with no one waiting).
+  enum class Mode { kCallerThread, kIoThreads };
+
   // `certificate`: presented in the TLS handshake instead of the endpoint's own (may be null).
   Connection(std::shared_ptr<const Endpoint> endpoint,
-             std::shared_ptr<const ClientCertificate> certificate)
-      : shared_endpoint_(std::move(endpoint)), certificate_(std::move(certificate)) {}
+             std::shared_ptr<const ClientCertificate> certificate, Mode mode)
+      : shared_endpoint_(std::move(endpoint)),
+        certificate_(std::move(certificate)),
+        own_context_(mode == Mode::kCallerThread ? std::make_unique<asio::io_context>(1) : nullptr),
+        executor_(own_context_
+                      ? asio::any_io_executor(own_context_->get_executor())
+                      : asio::any_io_executor(asio::make_strand(IoThreads::shared().context()))) {}
 
   // The per-request client certificate this connection authenticated with (null: none).
   const std::shared_ptr<const ClientCertificate>& certificate() const { return certificate_; }
 
   Status connect() {
     const ServerUrl& target = endpoint_.proxy ? *endpoint_.proxy : endpoint_.server;
-    tcp::resolver resolver(strand_);
+    tcp::resolver resolver(executor_);
     tcp::resolver::results_type endpoints;
     // Named only when it is not the API server itself, which every message names anyway.
     const std::string via = endpoint_.proxy ? " proxy " + target.authority() : "";
@@ -228,11 +239,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
     return result.get();
   }
 
-  // `done` runs on this connection's strand.
+  // `done` runs on this connection's strand. Only for a connection on the I/O threads.
   void readStreamBodyAsync(char* buffer, std::size_t size, std::optional<Milliseconds> idle_timeout,
                            ReadDone done) {
-    asio::dispatch(strand_, [self = shared_from_this(), buffer, size, idle_timeout,
-                             done = std::move(done)]() mutable {
+    asio::dispatch(executor_, [self = shared_from_this(), buffer, size, idle_timeout,
+                               done = std::move(done)]() mutable {
       self->readSomeBody(buffer, size, idle_timeout, std::move(done));
     });
   }
@@ -240,7 +251,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // Thread-safe.
   void cancel() {
     cancelled_ = true;
-    asio::post(strand_, [self = shared_from_this()] { self->tcpLayer().cancel(); });
+    if (own_context_) {
+      // Run by the caller blocked in this connection's own io_context, or destroyed with it.
+      asio::post(*own_context_, [this] { tcpLayer().cancel(); });
+      return;
+    }
+    asio::post(executor_, [self = shared_from_this()] { self->tcpLayer().cancel(); });
   }
 
  private:
@@ -249,14 +265,22 @@ class Connection : public std::enable_shared_from_this<Connection> {
   beast::tcp_stream& tcpLayer() { return tls_ ? tls_->next_layer() : tcp_; }
   void expiresAfter(Milliseconds timeout) { tcpLayer().expires_after(timeout); }
 
-  // Runs `start`, which sets a deadline and begins one asynchronous operation, on this
-  // connection's strand, and waits for the operation to complete.
+  // Runs `start`, which sets a deadline and begins one asynchronous operation, and waits for the
+  // operation to complete: running this connection's own io_context, or on the I/O threads.
   template <class Start>
   beast::error_code await(Start start) {
     if (IoThreads::current()) return asio::error::operation_not_supported;
+    if (own_context_) {
+      std::optional<beast::error_code> result;
+      start([&result](beast::error_code ec, auto&&...) { result = ec; });
+      own_context_->restart();
+      while (!result && own_context_->run_one() > 0) {
+      }
+      return result.value_or(asio::error::operation_aborted);
+    }
     std::promise<beast::error_code> finished;
     auto result = finished.get_future();
-    asio::dispatch(strand_, [&] {
+    asio::dispatch(executor_, [&] {
       start([&finished](beast::error_code ec, auto&&...) { finished.set_value(ec); });
     });
     return result.get();
@@ -411,9 +435,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   const std::shared_ptr<const Endpoint> shared_endpoint_;
   const Endpoint& endpoint_ = *shared_endpoint_;
   const std::shared_ptr<const ClientCertificate> certificate_;
-  asio::strand<asio::io_context::executor_type> strand_{
-      asio::make_strand(IoThreads::shared().context())};
-  beast::tcp_stream tcp_{strand_};  // moved into tls_ on handshake
+  const std::unique_ptr<asio::io_context> own_context_;  // null: on the I/O threads
+  const asio::any_io_executor executor_;                 // own_context_'s, or a strand
+  beast::tcp_stream tcp_{executor_};                     // moved into tls_ on handshake
   std::optional<beast::ssl_stream<beast::tcp_stream>> tls_;
   beast::flat_buffer buffer_;
   std::optional<StreamParser> stream_parser_;
@@ -463,7 +487,8 @@ class BeastTransport final : public Transport {
       }
       if (response.error().reason != Reason::kConnectionFailed) return response;
     }
-    auto fresh = std::make_shared<Connection>(endpoint_, request.client_certificate);
+    auto fresh = std::make_shared<Connection>(endpoint_, request.client_certificate,
+                                              Connection::Mode::kCallerThread);
     KF_TRYV(fresh->connect());
     bool reusable = false;
     KF_TRY(response, fresh->exchange(request, &reusable));
@@ -473,7 +498,8 @@ class BeastTransport final : public Transport {
 
   Result<ResponseStreamPtr> openStream(const HttpRequest& request) override {
     if (IoThreads::current()) return blockedOnIoThread();
-    auto connection = std::make_shared<Connection>(endpoint_, request.client_certificate);
+    auto connection = std::make_shared<Connection>(endpoint_, request.client_certificate,
+                                                   Connection::Mode::kIoThreads);
     KF_TRYV(connection->connect());
     KF_TRYV(connection->send(request));
     KF_TRY(status, connection->readStreamHeader(request.timeout));

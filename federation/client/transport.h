@@ -1,8 +1,8 @@
 #pragma once
 // The one seam between the client and the network: HTTP/1.1 over TLS (or plain TCP) to one API
 // server. The implementation (Boost.Beast) stays behind this header so nothing else sees it.
-// Every connection of the process is served by one small, fixed set of I/O threads: a blocking
-// call waits for them, and a watch stream read with readAsync() holds no thread while it idles.
+// A request runs on its caller's thread; a stream's connection is served by the process's small,
+// fixed set of I/O threads, so that a watch read with readAsync() holds no thread while it idles.
 
 #include <chrono>
 #include <functional>
