@@ -154,16 +154,22 @@ class Connection : public std::enable_shared_from_this<Connection> {
     tcp::resolver::results_type endpoints;
     // Named only when it is not the API server itself, which every message names anyway.
     const std::string via = endpoint_.proxy ? " proxy " + target.authority() : "";
-    if (auto ec = await([&](auto handler) {
-          resolver.async_resolve(target.host, target.port,
-                                 [&endpoints, handler](beast::error_code resolve_ec,
-                                                       tcp::resolver::results_type results) {
-                                   endpoints = std::move(results);
-                                   handler(resolve_ec);
-                                 });
-        })) {
-      return connectionError("resolving" + via, ec);
+    beast::error_code resolve_ec;
+    if (own_context_) {
+      // On the caller's thread, as the request itself: Asio resolves asynchronously on a thread
+      // of each io_context's own, which every pooled connection would keep.
+      endpoints = resolver.resolve(target.host, target.port, resolve_ec);
+    } else {
+      resolve_ec = await([&](auto handler) {
+        resolver.async_resolve(
+            target.host, target.port,
+            [&endpoints, handler](beast::error_code ec, tcp::resolver::results_type results) {
+              endpoints = std::move(results);
+              handler(ec);
+            });
+      });
     }
+    if (resolve_ec) return connectionError("resolving" + via, resolve_ec);
     if (auto ec = await([&](auto handler) {
           tcp_.expires_after(endpoint_.connect_timeout);
           tcp_.async_connect(endpoints, handler);
