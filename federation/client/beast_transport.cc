@@ -133,7 +133,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
   // Where a connection's I/O runs: on the thread of the call waiting for it (requests), or on
   // the shared I/O threads (streams, whose reads may complete with no one waiting).
-  enum class Mode { kCallerThread, kIoThreads };
+  enum class Mode { kCallerThread, kSharedIoThreads };
 
   // `certificate`: presented in the TLS handshake instead of the endpoint's own (may be null).
   Connection(std::shared_ptr<const Endpoint> endpoint,
@@ -505,7 +505,7 @@ class BeastTransport final : public Transport {
   Result<ResponseStreamPtr> openStream(const HttpRequest& request) override {
     if (IoThreads::current()) return blockedOnIoThread();
     auto connection = std::make_shared<Connection>(endpoint_, request.client_certificate,
-                                                   Connection::Mode::kIoThreads);
+                                                   Connection::Mode::kSharedIoThreads);
     KF_TRYV(connection->connect());
     KF_TRYV(connection->send(request));
     KF_TRY(status, connection->readStreamHeader(request.timeout));

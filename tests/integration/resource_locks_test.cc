@@ -115,7 +115,9 @@ TEST_P(ResourceLockTest, OneOfTwoLeadsAndTheOtherTakesOverOnRelease) {
   TestNamespace ns(*client_, "lock-" + GetParam());
   const bool two_objects = GetParam().ends_with("leases") && GetParam() != "leases";
   LockCandidate a(*client_, ns.name(), GetParam());
-  if (two_objects) ASSERT_TRUE(eventually([&] { return a.leading(); }, seconds(15)));
+  if (two_objects) {
+    ASSERT_TRUE(eventually([&] { return a.leading(); }, seconds(15)));
+  }
   LockCandidate b(*client_, ns.name(), GetParam());
   ASSERT_TRUE(eventually([&] { return a.leading() || b.leading(); }, seconds(15)));
   const auto window_end = std::chrono::steady_clock::now() + 2 * kLockLeaseDuration;
