@@ -254,14 +254,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
     });
   }
 
-  // Thread-safe.
+  // Thread-safe. Only streams are cancelled, and they live on the I/O threads.
   void cancel() {
     cancelled_ = true;
-    if (own_context_) {
-      // Run by the caller blocked in this connection's own io_context, or destroyed with it.
-      asio::post(*own_context_, [this] { tcpLayer().cancel(); });
-      return;
-    }
     asio::post(executor_, [self = shared_from_this()] { self->tcpLayer().cancel(); });
   }
 

@@ -5,6 +5,8 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <set>
+#include <thread>
 
 #include "federation/runtime/thread_annotations.h"
 
@@ -60,6 +62,23 @@ class Counter {
   std::condition_variable cv_;
   int value_ KF_GUARDED_BY(mu_) = 0;
   int peak_ KF_GUARDED_BY(mu_) = 0;
+};
+
+// The threads that ran a test's tasks: whether they were a pool's own, and how many.
+class ThreadsSeen {
+ public:
+  void record() {
+    MutexLock lock(mu_);
+    threads_.insert(std::this_thread::get_id());
+  }
+  std::set<std::thread::id> threads() {
+    MutexLock lock(mu_);
+    return threads_;
+  }
+
+ private:
+  Mutex mu_;
+  std::set<std::thread::id> threads_ KF_GUARDED_BY(mu_);
 };
 
 }  // namespace kf::test

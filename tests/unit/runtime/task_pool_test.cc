@@ -17,6 +17,7 @@ namespace {
 
 using test::Counter;
 using test::Gate;
+using test::ThreadsSeen;
 
 // Values appended from pool threads, read by the test once a Counter says they are all in.
 class Recorder {
@@ -242,8 +243,7 @@ TEST(TaskLaneTest, SubmitAfterCloseCancelsAtOnceOnTheCallersThread) {
 TEST(TaskPoolTest, ItsThreadCountIsFixedWhateverTheNumberOfLanes) {
   TaskPool pool(2, "test");
   EXPECT_EQ(pool.threads(), 2u);
-  Mutex mu;
-  std::set<std::thread::id> threads;
+  ThreadsSeen seen;
   Counter done;
   constexpr int kLanes = 50;
   std::vector<std::unique_ptr<TaskLane>> lanes;
@@ -251,16 +251,13 @@ TEST(TaskPoolTest, ItsThreadCountIsFixedWhateverTheNumberOfLanes) {
     lanes.push_back(std::make_unique<TaskLane>(pool, 4));
     for (int j = 0; j < 4; ++j) {
       lanes.back()->submit([&](bool) {
-        {
-          MutexLock lock(mu);
-          threads.insert(std::this_thread::get_id());
-        }
+        seen.record();
         done.add();
       });
     }
   }
   ASSERT_TRUE(done.waitFor(kLanes * 4));
-  MutexLock lock(mu);
+  const std::set<std::thread::id> threads = seen.threads();
   EXPECT_LE(threads.size(), 2u);
   EXPECT_FALSE(threads.contains(std::this_thread::get_id()));
   EXPECT_EQ(pool.threads(), 2u);

@@ -13,6 +13,7 @@ namespace {
 
 using test::Counter;
 using test::Gate;
+using test::ThreadsSeen;
 
 // Small enough that the tests see lanes share threads, large enough for two clusters at two
 // operations each.
@@ -68,8 +69,7 @@ TEST(ClusterExecutorsTest, ABlockedClusterDoesNotDelayAnother) {
 
 // However many clusters there are, their tasks run on the pool's threads only.
 TEST(ClusterExecutorsTest, RunsEveryClustersTasksOnThePoolsThreads) {
-  Mutex mu;
-  std::set<std::thread::id> threads;
+  ThreadsSeen seen;
   Counter done;
   TaskPool pool(2, "test");
   ClusterExecutors executors(pool, 4);
@@ -78,16 +78,13 @@ TEST(ClusterExecutorsTest, RunsEveryClustersTasksOnThePoolsThreads) {
     for (int j = 0; j < 4; ++j) {
       executors.submit("cluster-" + std::to_string(i), [&](bool cancelled) {
         EXPECT_FALSE(cancelled);
-        {
-          MutexLock lock(mu);
-          threads.insert(std::this_thread::get_id());
-        }
+        seen.record();
         done.add();
       });
     }
   }
   ASSERT_TRUE(done.waitFor(kClusters * 4));
-  MutexLock lock(mu);
+  const std::set<std::thread::id> threads = seen.threads();
   EXPECT_LE(threads.size(), 2u);
   EXPECT_FALSE(threads.contains(std::this_thread::get_id()));
   EXPECT_EQ(pool.threads(), 2u);
