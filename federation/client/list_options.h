@@ -2,6 +2,7 @@
 // The shapes of list and watch requests and their answers.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +28,9 @@ struct ObjectList {
   std::optional<std::int64_t> remaining_item_count;
   std::vector<Json> items;
 };
+
+// Receives a list's items one by one, in the order of the response.
+using ListItemSink = std::function<void(Json item)>;
 
 enum class WatchEventType { kAdded, kModified, kDeleted, kBookmark, kError };
 

@@ -1,6 +1,7 @@
 #include "federation/client/resource_client.h"
 
 #include "federation/client/json_watch.h"
+#include "federation/client/list_decoder.h"
 
 namespace kf {
 namespace {
@@ -22,42 +23,6 @@ std::vector<std::pair<std::string, std::string>> queryOf(const ListOptions& opti
     if (options.allow_watch_bookmarks) query.emplace_back("allowWatchBookmarks", "true");
   }
   return query;
-}
-
-// Consumes the parsed response: each item is moved out of it, not copied, so a large list is held
-// once, not twice, while it is decoded.
-Result<ObjectList> decodeList(Json list) {
-  if (!list.is_object() || !list.contains("items")) {
-    return makeError(Reason::kBadResponse, "the list response has no items");
-  }
-  ObjectList decoded;
-  const Json& metadata = list.value("metadata", Json::object());
-  decoded.resource_version = metadata.value("resourceVersion", "");
-  decoded.continue_token = metadata.value("continue", "");
-  if (metadata.contains("remainingItemCount")) {
-    decoded.remaining_item_count = metadata["remainingItemCount"].get<std::int64_t>();
-  }
-  Json& items = list["items"];
-  if (items.is_array()) {
-    decoded.items.reserve(items.size());
-    // Items of a list carry no kind/apiVersion; add them so cached objects are self-describing.
-    const std::string kind = list.value("kind", "");
-    const std::string item_kind =
-        kind.size() > 4 && kind.ends_with("List") ? kind.substr(0, kind.size() - 4) : "";
-    const std::string api_version = list.value("apiVersion", "");
-    for (Json& item : items) {
-      if (!item.is_object()) {
-        return makeError(Reason::kBadResponse, "item " + std::to_string(decoded.items.size()) +
-                                                   " of the list response is not an object");
-      }
-      if (!item_kind.empty() && !item.contains("kind")) {
-        item["kind"] = item_kind;
-        item["apiVersion"] = api_version;
-      }
-      decoded.items.push_back(std::move(item));
-    }
-  }
-  return decoded;
 }
 
 const char* contentTypeOf(PatchType type) {
@@ -95,6 +60,9 @@ class ResourceListerWatcher final : public ListerWatcher {
 
   Result<ObjectList> list(const ListOptions& options) override {
     return client_.list(withSelectors(options));
+  }
+  Result<ObjectList> listEach(const ListOptions& options, const ListItemSink& on_item) override {
+    return client_.listEach(withSelectors(options), on_item);
   }
   Result<WatchPtr> watch(const ListOptions& options) override {
     return client_.watch(withSelectors(options));
@@ -144,9 +112,18 @@ Result<Json> ResourceClient::get(const std::string& name) {
 }
 
 Result<ObjectList> ResourceClient::list(const ListOptions& options) {
-  KF_TRY(list, client_.sendJson(
-                   {.method = "GET", .path = collectionPath(), .query = queryOf(options, false)}));
-  return decodeList(std::move(list));
+  KF_TRY(
+      response,
+      client_.send({.method = "GET", .path = collectionPath(), .query = queryOf(options, false)}));
+  return decodeList(response.body);
+}
+
+Result<ObjectList> ResourceClient::listEach(const ListOptions& options,
+                                            const ListItemSink& on_item) {
+  KF_TRY(
+      response,
+      client_.send({.method = "GET", .path = collectionPath(), .query = queryOf(options, false)}));
+  return decodeListEach(response.body, on_item);
 }
 
 Result<ObjectList> ResourceClient::listAll(ListOptions options) {

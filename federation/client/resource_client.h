@@ -36,6 +36,9 @@ class ResourceClient {
   Result<Json> get(const std::string& name);
   // One page (options.limit / continue_token), as the server returns it.
   Result<ObjectList> list(const ListOptions& options);
+  // One page, its items handed to `on_item` one by one as they are decoded (list_decoder.h);
+  // the result has the page's metadata and no items.
+  Result<ObjectList> listEach(const ListOptions& options, const ListItemSink& on_item);
   // Every page, following continue tokens.
   Result<ObjectList> listAll(ListOptions options);
   Result<Json> create(const Json& object, const WriteOptions& options = {});

@@ -43,6 +43,15 @@ class ListerWatcher {
  public:
   virtual ~ListerWatcher() = default;
   virtual Result<ObjectList> list(const ListOptions& options) = 0;
+  // list(), with the items handed to `on_item` one by one instead of returned (the result has
+  // none): a client that decodes the response item by item holds at most one item as a tree.
+  // This default decodes the whole page first.
+  virtual Result<ObjectList> listEach(const ListOptions& options, const ListItemSink& on_item) {
+    KF_TRY(page, list(options));
+    for (Json& item : page.items) on_item(std::move(item));
+    page.items.clear();
+    return page;
+  }
   virtual Result<WatchPtr> watch(const ListOptions& options) = 0;
 };
 using ListerWatcherPtr = std::unique_ptr<ListerWatcher>;

@@ -6,45 +6,71 @@ namespace {
 
 constexpr char kManagedFields[] = "managedFields";
 
-// Strings the API server sent are valid UTF-8; anything else is replaced rather than thrown on.
-std::string dumpValue(const Json& value) {
-  return value.dump(-1, ' ', false, Json::error_handler_t::replace);
+// Appends `value` as compact JSON, as Json::dump() writes it but into `out` (dump() would return
+// a string of its own per value). Strings the API server sent are valid UTF-8; anything else is
+// replaced rather than thrown on.
+void appendJson(std::string& out, const Json& value) {
+  nlohmann::detail::serializer<Json> serializer(
+      nlohmann::detail::output_adapter<char, std::string>(out), ' ',
+      Json::error_handler_t::replace);
+  serializer.dump(value, /*pretty_print=*/false, /*ensure_ascii=*/false, 0);
 }
 
-void appendMember(std::string& out, const std::string& key, const std::string& value_text) {
-  if (out.size() > 1) out += ',';
-  out += dumpValue(Json(key));
+// Appends `"key":` after a comma unless it is the first member of its object.
+void appendKey(std::string& out, bool& first, const std::string& key) {
+  if (!first) out += ',';
+  first = false;
+  appendJson(out, Json(key));
   out += ':';
-  out += value_text;
 }
 
-std::string metadataText(const Json& metadata) {
-  std::string out = "{";
-  for (const auto& [field, value] : metadata.items()) {
-    if (field != kManagedFields) appendMember(out, field, dumpValue(value));
+void appendWithoutManagedFields(std::string& out, const Json& object) {
+  out += '{';
+  bool first = true;
+  for (const auto& [key, value] : object.items()) {
+    appendKey(out, first, key);
+    if (key != "metadata") {
+      appendJson(out, value);
+      continue;
+    }
+    out += '{';
+    bool first_field = true;
+    for (const auto& [field, field_value] : value.items()) {
+      if (field == kManagedFields) continue;
+      appendKey(out, first_field, field);
+      appendJson(out, field_value);
+    }
+    out += '}';
   }
-  return out + '}';
+  out += '}';
 }
 
 }  // namespace
 
 std::string compactText(const Json& object) {
-  std::string out;
+  // Written into a buffer the thread keeps, then copied once at its exact size: the stored text
+  // is a single allocation made after the writing, not the last of a series of growing ones.
+  // While a list is read item by item, that keeps the texts the cache holds close together
+  // instead of spread between freed pieces the allocator cannot give back.
+  thread_local std::string buffer;
+  buffer.clear();
+  appendCompactText(buffer, object);
+  std::string text(buffer);
+  constexpr std::size_t kKeptBufferBytes = 1 << 20;
+  if (buffer.capacity() > kKeptBufferBytes) {
+    buffer = std::string();  // an exceptionally large object does not stay with the thread
+  }
+  return text;
+}
+
+void appendCompactText(std::string& out, const Json& object) {
   const auto metadata = object.find("metadata");
   if (!object.is_object() || metadata == object.end() || !metadata->is_object() ||
       !metadata->contains(kManagedFields)) {
-    out = dumpValue(object);
+    appendJson(out, object);
   } else {
-    // Member by member, so that the object is not copied to drop one field.
-    out = "{";
-    for (const auto& [key, value] : object.items()) {
-      appendMember(out, key, key == "metadata" ? metadataText(value) : dumpValue(value));
-    }
-    out += '}';
+    appendWithoutManagedFields(out, object);  // member by member: the object is not copied
   }
-  // Appending grew the capacity in steps; the store keeps the text for the object's lifetime.
-  out.shrink_to_fit();
-  return out;
 }
 
 ObjectPtr fromCompactText(std::string_view text) { return makeObject(Json::parse(text)); }

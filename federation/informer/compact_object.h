@@ -16,6 +16,8 @@ namespace kf {
 
 // `object` as compact JSON text, without metadata.managedFields.
 std::string compactText(const Json& object);
+// The same, appended to `out`.
+void appendCompactText(std::string& out, const Json& object);
 
 // The object of a text compactText() produced.
 ObjectPtr fromCompactText(std::string_view text);

@@ -3,7 +3,6 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <iterator>
 #include <utility>
 
 namespace kf {
@@ -251,51 +250,48 @@ Status Reflector::listAndReplace() {
   // whatever that snapshot had not seen yet. A re-list follows a watch that failed or fell too
   // far behind, so it reads the current state.
   const std::string resource_version = synced_.load() ? "" : "0";
-  KF_TRY(list, listPaged(resource_version));
+  Store::Replacement content = sink_.beginReplace();
+  KF_TRY(listed_version, listPaged(resource_version, content));
   if (stopping()) {
     return makeError(Reason::kCancelled, "reflector stopped during list");
   }
-  std::vector<ObjectPtr> objects;
-  objects.reserve(list.items.size());
-  for (Json& item : list.items) {
-    objects.push_back(makeObject(std::move(item)));
-  }
-  sink_.replace(std::move(objects), list.resource_version);
-  setResourceVersion(list.resource_version);
+  sink_.replace(std::move(content), listed_version);
+  setResourceVersion(listed_version);
   synced_.store(true);
   return boost::outcome_v2::success();
 }
 
-Result<ObjectList> Reflector::listPaged(const std::string& resource_version) {
-  Result<ObjectList> paged = listPages(options_.page_size, resource_version);
+Result<std::string> Reflector::listPaged(const std::string& resource_version,
+                                         Store::Replacement& content) {
+  Result<std::string> paged = listPages(options_.page_size, resource_version, content);
   if (!paged && isGone(paged.error()) && options_.page_size > 0) {
     // The snapshot behind a continue token was compacted mid-way. One unpaged list is a single
     // consistent read, at the cost of one large response.
     spdlog::info("reflector {}: continue token expired, listing without paging", options_.name);
-    return listPages(0, "");
+    content = sink_.beginReplace();
+    return listPages(0, "", content);
   }
   return paged;
 }
 
-Result<ObjectList> Reflector::listPages(std::int64_t limit, const std::string& resource_version) {
+// Each item goes into `content` as it is decoded, so the list is never held as trees.
+Result<std::string> Reflector::listPages(std::int64_t limit, const std::string& resource_version,
+                                         Store::Replacement& content) {
   ListOptions options;
   options.resource_version = resource_version;
   options.limit = limit;
-  ObjectList all;
-  bool first = true;
+  std::optional<std::string> snapshot_version;
+  const ListItemSink add = [&content](Json item) { content.add(item); };
   while (true) {
     if (stopping()) {
       return makeError(Reason::kCancelled, "reflector stopped during list");
     }
-    KF_TRY(page, lister_watcher_.list(options));
-    if (first) {  // every page of a paged list belongs to the first page's snapshot
-      all.resource_version = page.resource_version;
-      first = false;
+    KF_TRY(page, lister_watcher_.listEach(options, add));
+    if (!snapshot_version) {  // every page of a paged list belongs to the first page's snapshot
+      snapshot_version = page.resource_version;
     }
-    all.items.insert(all.items.end(), std::make_move_iterator(page.items.begin()),
-                     std::make_move_iterator(page.items.end()));
     if (page.continue_token.empty()) {
-      return all;
+      return *snapshot_version;
     }
     options.continue_token = page.continue_token;
     options.resource_version.clear();  // the token names the snapshot; the server refuses both

@@ -30,8 +30,10 @@ namespace kf {
 class ReflectorSink {
  public:
   virtual ~ReflectorSink() = default;
-  // The complete content as of `resource_version`: anything not in `objects` is gone.
-  virtual void replace(std::vector<ObjectPtr> objects, std::string resource_version) = 0;
+  // An empty content for the next replace(), which the reflector fills as a list's items arrive.
+  virtual Store::Replacement beginReplace() = 0;
+  // The complete content as of `resource_version`: anything not in `content` is gone.
+  virtual void replace(Store::Replacement content, std::string resource_version) = 0;
   virtual void added(ObjectPtr object) = 0;
   virtual void modified(ObjectPtr object) = 0;
   // `object` is the final state the server reported.
@@ -42,8 +44,9 @@ class ReflectorSink {
 class StoreSink final : public ReflectorSink {
  public:
   explicit StoreSink(Store& store) : store_(store) {}
-  void replace(std::vector<ObjectPtr> objects, std::string resource_version) override {
-    store_.replace(std::move(objects), std::move(resource_version));
+  Store::Replacement beginReplace() override { return store_.beginReplace(); }
+  void replace(Store::Replacement content, std::string resource_version) override {
+    store_.replace(std::move(content), std::move(resource_version));
   }
   void added(ObjectPtr object) override { store_.add(std::move(object)); }
   void modified(ObjectPtr object) override { store_.update(std::move(object)); }
@@ -95,9 +98,11 @@ class Reflector {
   void step() KF_EXCLUDES(mu_);
   // One full list handed to the sink; an error if no complete list could be read.
   Status listAndReplace() KF_EXCLUDES(mu_);
-  Result<ObjectList> listPaged(const std::string& resource_version) KF_EXCLUDES(mu_);
-  Result<ObjectList> listPages(std::int64_t limit, const std::string& resource_version)
+  // Both fill `content` and return the list's resourceVersion.
+  Result<std::string> listPaged(const std::string& resource_version, Store::Replacement& content)
       KF_EXCLUDES(mu_);
+  Result<std::string> listPages(std::int64_t limit, const std::string& resource_version,
+                                Store::Replacement& content) KF_EXCLUDES(mu_);
   // Makes `watch` the current one, to be consumed; null when the reflector is stopping (the
   // watch is dropped).
   Watch* beginWatch(WatchPtr watch) KF_EXCLUDES(mu_);

@@ -6,41 +6,51 @@
 #include <utility>
 #include <variant>
 
+#include "federation/informer/compact_object.h"
+
 namespace kf {
 namespace {
 
+// An object a notification carries: the tree of a watch event, or the cache's compact text of a
+// listed one, parsed only when its handler is called. A first list of N objects waiting for the
+// handlers is so N texts, not N trees.
+class NotedObject {
+ public:
+  explicit NotedObject(ObjectPtr tree) : tree_(std::move(tree)) {}
+  explicit NotedObject(std::string compact_text) : text_(std::move(compact_text)) {}
+  ObjectPtr get() const { return tree_ != nullptr ? tree_ : fromCompactText(text_); }
+
+ private:
+  ObjectPtr tree_;
+  std::string text_;
+};
+
 struct AddNote {
-  ObjectPtr object;
+  NotedObject object;
   bool initial = false;
 };
 struct UpdateNote {
-  ObjectPtr old_object;
-  ObjectPtr new_object;
+  NotedObject old_object;
+  NotedObject new_object;
+};
+// A resync: the handler gets the cached object as both old and new.
+struct ResyncNote {
+  NotedObject object;
 };
 struct DeleteNote {
   DeletedObject deleted;
 };
 // Follows the last add of the first list in a handler's queue.
 struct SyncedNote {};
-using Notification = std::variant<AddNote, UpdateNote, DeleteNote, SyncedNote>;
+using Notification = std::variant<AddNote, UpdateNote, ResyncNote, DeleteNote, SyncedNote>;
 using Notifications = std::vector<Notification>;
-
-// A re-list reports every surviving object; only the ones that moved on are news to handlers.
-bool changed(const ObjectPtr& old_object, const ObjectPtr& new_object) {
-  const std::string old_version = objectResourceVersion(*old_object);
-  const std::string new_version = objectResourceVersion(*new_object);
-  if (!old_version.empty() && !new_version.empty()) {
-    return old_version != new_version;
-  }
-  return *old_object != *new_object;
-}
 
 // What a store write means to a handler: an upsert of a new key is an add.
 Notification upsertNote(ObjectPtr old_object, ObjectPtr new_object) {
   if (old_object == nullptr) {
-    return AddNote{std::move(new_object), false};
+    return AddNote{NotedObject(std::move(new_object)), false};
   }
-  return UpdateNote{std::move(old_object), std::move(new_object)};
+  return UpdateNote{NotedObject(std::move(old_object)), NotedObject(std::move(new_object))};
 }
 
 }  // namespace
@@ -153,9 +163,12 @@ class SharedInformer::Listener {
   static void deliver(State& state, const Notification& note) {
     EventHandler& handler = *state.handler;
     if (const auto* add = std::get_if<AddNote>(&note)) {
-      handler.onAdd(add->object, add->initial);
+      handler.onAdd(add->object.get(), add->initial);
     } else if (const auto* update = std::get_if<UpdateNote>(&note)) {
-      handler.onUpdate(update->old_object, update->new_object);
+      handler.onUpdate(update->old_object.get(), update->new_object.get());
+    } else if (const auto* resync = std::get_if<ResyncNote>(&note)) {
+      const ObjectPtr object = resync->object.get();
+      handler.onUpdate(object, object);
     } else if (const auto* del = std::get_if<DeleteNote>(&note)) {
       handler.onDelete(del->deleted);
     } else {
@@ -294,23 +307,27 @@ bool SharedInformer::waitForSync(SteadyTime deadline) const {
   return synced_;
 }
 
-void SharedInformer::replace(std::vector<ObjectPtr> objects, std::string resource_version) {
+void SharedInformer::replace(Store::Replacement content, std::string resource_version) {
   {
     MutexLock lock(mu_);
     const bool initial = !synced_;
-    ReplaceResult diff = store_.replace(std::move(objects), std::move(resource_version));
+    ReplaceResult diff = store_.replace(std::move(content), std::move(resource_version));
     Notifications notes;
     notes.reserve(diff.added.size() + diff.removed.size() + (initial ? 1 : 0));
-    for (ObjectPtr& object : diff.added) {
-      notes.emplace_back(AddNote{std::move(object), initial});
+    for (std::string& text : diff.added) {
+      notes.emplace_back(AddNote{NotedObject(std::move(text)), initial});
     }
-    for (auto& [old_object, new_object] : diff.updated) {
-      if (changed(old_object, new_object)) {
-        notes.emplace_back(UpdateNote{std::move(old_object), std::move(new_object)});
+    // A re-list reports every surviving object; only those that changed are news to handlers.
+    // The texts are canonical (sorted keys), so the same object gives the same text.
+    for (auto& [old_text, new_text] : diff.updated) {
+      if (old_text != new_text) {
+        notes.emplace_back(
+            UpdateNote{NotedObject(std::move(old_text)), NotedObject(std::move(new_text))});
       }
     }
     // Gone while we were not watching: all we know is how the object last looked.
-    for (ObjectPtr& object : diff.removed) {
+    for (const std::string& text : diff.removed) {
+      ObjectPtr object = fromCompactText(text);
       std::string key = objectKey(*object);
       notes.emplace_back(DeleteNote{DeletedObject{std::move(object), true, std::move(key)}});
     }
@@ -366,8 +383,8 @@ void SharedInformer::resync(HandlerId id, Duration period) {
     return;
   }
   Notifications notes;
-  for (ObjectPtr& object : store_.list()) {
-    notes.emplace_back(UpdateNote{object, object});
+  for (std::string& text : store_.compactTexts()) {
+    notes.emplace_back(ResyncNote{NotedObject(std::move(text))});
   }
   it->second->push(notes);
   armResyncLocked(id, period);
@@ -378,8 +395,8 @@ void SharedInformer::replayCacheLocked(Listener& listener) {
     return;  // the first list will reach this handler like every other
   }
   Notifications notes;
-  for (ObjectPtr& object : store_.list()) {
-    notes.emplace_back(AddNote{std::move(object), true});
+  for (std::string& text : store_.compactTexts()) {
+    notes.emplace_back(AddNote{NotedObject(std::move(text)), true});
   }
   notes.emplace_back(SyncedNote{});
   listener.push(notes);

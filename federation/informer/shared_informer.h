@@ -114,9 +114,9 @@ class SharedInformer : private ReflectorSink {
  private:
   class Listener;
 
-  // ReflectorSink, called on the reflector thread.
-  void replace(std::vector<ObjectPtr> objects, std::string resource_version) override
-      KF_EXCLUDES(mu_);
+  // ReflectorSink, called by the reflector (a pool or I/O thread).
+  Store::Replacement beginReplace() override { return store_.beginReplace(); }
+  void replace(Store::Replacement content, std::string resource_version) override KF_EXCLUDES(mu_);
   void added(ObjectPtr object) override KF_EXCLUDES(mu_);
   void modified(ObjectPtr object) override KF_EXCLUDES(mu_);
   void deleted(ObjectPtr object) override KF_EXCLUDES(mu_);

@@ -1,6 +1,8 @@
 #include "federation/informer/store.h"
 
 #include <algorithm>
+#include <cstring>
+#include <string_view>
 
 #include "federation/informer/compact_object.h"
 
@@ -17,6 +19,43 @@ std::vector<ObjectPtr> parsedAll(const std::vector<std::string>& texts) {
   for (const std::string& text : texts) out.push_back(fromCompactText(text));
   return out;
 }
+
+// A Replacement's records: lengths as 4 bytes in the machine's order, then the bytes.
+void appendLength(std::string& out, std::size_t length) {
+  const auto value = static_cast<std::uint32_t>(length);
+  out.append(reinterpret_cast<const char*>(&value), sizeof(value));
+}
+
+void overwriteLength(std::string& out, std::size_t at, std::size_t length) {
+  const auto value = static_cast<std::uint32_t>(length);
+  std::memcpy(out.data() + at, &value, sizeof(value));
+}
+
+void appendRecord(std::string& out, std::string_view bytes) {
+  appendLength(out, bytes.size());
+  out.append(bytes);
+}
+
+class RecordReader {
+ public:
+  explicit RecordReader(std::string_view records) : rest_(records) {}
+  bool done() const { return rest_.empty(); }
+  std::size_t length() {
+    std::uint32_t value = 0;
+    std::memcpy(&value, rest_.data(), sizeof(value));
+    rest_.remove_prefix(sizeof(value));
+    return value;
+  }
+  std::string_view record() {
+    const std::size_t size = length();
+    const std::string_view bytes = rest_.substr(0, size);
+    rest_.remove_prefix(size);
+    return bytes;
+  }
+
+ private:
+  std::string_view rest_;
+};
 
 template <class Set>
 std::vector<std::string> sorted(const Set& values) {
@@ -44,10 +83,7 @@ Status Store::addIndexers(Indexers indexers) {
       return makeError(Reason::kAlreadyExists, "index \"" + name + "\" already exists");
     }
   }
-  Objects objects;
-  objects.reserve(items_.size());
-  for (const auto& [key, text] : items_) objects.emplace(key, fromCompactText(text));
-  Indexes added = buildIndexes(indexers, objects);
+  Indexes added = buildIndexes(indexers, items_);
   for (auto& [name, index] : added) {
     indexes_.emplace(name, std::move(index));
   }
@@ -83,50 +119,101 @@ ObjectPtr Store::remove(const std::string& key) {
   return old;
 }
 
-ReplaceResult Store::replace(std::vector<ObjectPtr> objects, std::string resource_version) {
-  // Encode and index the new content without the lock: a full list can be large and readers
-  // should not wait on it. Only the swap and a key-only diff happen under the lock; the old
-  // objects the diff reports are parsed after it.
-  Objects latest;
-  latest.reserve(objects.size());
-  for (ObjectPtr& object : objects) {
-    std::string key = objectKey(*object);
-    latest.insert_or_assign(std::move(key), std::move(object));
-  }
-  Items fresh;
-  fresh.reserve(latest.size());
-  for (const auto& [key, object] : latest) fresh.emplace(key, compactText(*object));
-  Indexers indexers;
-  std::uint64_t version = 0;
-  {
-    MutexLock lock(mu_);
-    indexers = indexers_;
-    version = indexers_version_;
-  }
-  Indexes fresh_indexes = buildIndexes(indexers, latest);
+Store::Replacement::Replacement(Indexers indexers, std::uint64_t indexers_version)
+    : indexers_(std::move(indexers)), indexers_version_(indexers_version) {}
 
-  Items old;  // what the store held; consumed as the diff matches it
+void Store::Replacement::add(const Json& object) {
+  // The object's records are written to a buffer the thread keeps, then into the last block if
+  // they fit, so that an object's records never span two blocks.
+  thread_local std::string scratch;
+  scratch.clear();
+  appendRecord(scratch, objectKey(object));
+  const std::size_t length_at = scratch.size();
+  appendLength(scratch, 0);
+  appendCompactText(scratch, object);
+  overwriteLength(scratch, length_at, scratch.size() - length_at - sizeof(std::uint32_t));
+  for (const auto& [name, fn] : indexers_) {
+    const std::vector<std::string> values = fn(object);
+    appendLength(scratch, values.size());
+    for (const std::string& value : values) appendRecord(scratch, value);
+  }
+  constexpr std::size_t kBlockBytes = 256 * 1024;
+  if (blocks_.empty() || blocks_.back().capacity() - blocks_.back().size() < scratch.size()) {
+    blocks_.emplace_back().reserve(std::max(kBlockBytes, scratch.size()));
+  }
+  blocks_.back().append(scratch);
+  ++count_;
+  constexpr std::size_t kKeptScratchBytes = 1 << 20;
+  if (scratch.capacity() > kKeptScratchBytes) {
+    scratch = std::string();  // an exceptionally large object does not stay with the thread
+  }
+}
+
+void Store::Replacement::materialize(Items& items, Indexes& indexes) const {
+  for (const auto& [name, fn] : indexers_) {
+    indexes[name];  // an index with no objects still exists
+  }
+  items.reserve(count_);
+  for (const std::string& block : blocks_) {
+    for (RecordReader reader(block); !reader.done();) {
+      std::string key(reader.record());
+      auto [it, inserted] = items.try_emplace(key);
+      if (!inserted) {  // rare: a list naming a key twice
+        unfileObject(indexers_, indexes, key, *fromCompactText(it->second));
+      }
+      it->second = std::string(reader.record());
+      for (const auto& [name, fn] : indexers_) {
+        Index& index = indexes[name];
+        for (std::size_t values = reader.length(); values > 0; --values) {
+          index[std::string(reader.record())].insert(key);
+        }
+      }
+    }
+  }
+}
+
+Store::Replacement Store::beginReplace() const {
+  MutexLock lock(mu_);
+  return Replacement(indexers_, indexers_version_);
+}
+
+ReplaceResult Store::replace(const std::vector<ObjectPtr>& objects, std::string resource_version) {
+  Replacement content = beginReplace();
+  for (const ObjectPtr& object : objects) content.add(*object);
+  return replace(std::move(content), std::move(resource_version));
+}
+
+ReplaceResult Store::replace(Replacement content, std::string resource_version) {
+  // The content was encoded and indexed, and its maps are built, without the lock: a full list
+  // can be large and readers should not wait on it. Under the lock, the maps become the store's
+  // and the result gets copies of the texts, which the handlers' notifications free once
+  // delivered.
+  Items fresh;
+  Indexes fresh_indexes;
+  content.materialize(fresh, fresh_indexes);
+  content.blocks_.clear();
   ReplaceResult result;
+  Items old;  // what the store held; consumed as the diff matches it
   {
     MutexLock lock(mu_);
-    if (version != indexers_version_) {  // addIndexers ran meanwhile: rebuild with all of them
-      fresh_indexes = buildIndexes(indexers_, latest);
+    if (content.indexers_version_ != indexers_version_) {  // addIndexers ran meanwhile
+      fresh_indexes = buildIndexes(indexers_, fresh);
     }
-    old = std::exchange(items_, std::move(fresh));
     indexes_ = std::move(fresh_indexes);
     resource_version_ = std::move(resource_version);
-  }
-  for (auto& [key, object] : latest) {
-    auto previous = old.find(key);
-    if (previous == old.end()) {
-      result.added.push_back(std::move(object));
-    } else {
-      result.updated.emplace_back(fromCompactText(previous->second), std::move(object));
-      old.erase(previous);
+    old = std::exchange(items_, std::move(fresh));
+    for (const auto& [key, text] : items_) {
+      auto previous = old.find(key);
+      if (previous == old.end()) {
+        result.added.push_back(text);
+      } else {
+        result.updated.emplace_back(std::move(previous->second), text);
+        old.erase(previous);
+      }
     }
   }
-  for (const auto& [key, text] : old) {
-    result.removed.push_back(fromCompactText(text));
+  for (auto& [key, text] : old) {
+    result.removed.push_back(std::move(text));
   }
   return result;
 }
@@ -150,6 +237,14 @@ std::vector<ObjectPtr> Store::list() const {
     for (const auto& [key, text] : items_) texts.push_back(text);
   }
   return parsedAll(texts);
+}
+
+std::vector<std::string> Store::compactTexts() const {
+  MutexLock lock(mu_);
+  std::vector<std::string> texts;
+  texts.reserve(items_.size());
+  for (const auto& [key, text] : items_) texts.push_back(text);
+  return texts;
 }
 
 std::vector<std::string> Store::listKeys() const {
@@ -243,13 +338,13 @@ void Store::unfileObject(const Indexers& indexers, Indexes& indexes, const std::
   }
 }
 
-Store::Indexes Store::buildIndexes(const Indexers& indexers, const Objects& objects) {
+Store::Indexes Store::buildIndexes(const Indexers& indexers, const Items& items) {
   Indexes indexes;
   for (const auto& [name, fn] : indexers) {
     indexes[name];  // an index with no objects still exists
   }
-  for (const auto& [key, object] : objects) {
-    fileObject(indexers, indexes, key, *object);
+  for (const auto& [key, text] : items) {
+    fileObject(indexers, indexes, key, *fromCompactText(text));
   }
   return indexes;
 }

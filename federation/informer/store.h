@@ -30,16 +30,23 @@ using Indexers = std::map<std::string, IndexFunc>;
 inline constexpr char kNamespaceIndex[] = "namespace";
 std::vector<std::string> namespaceIndexFunc(const Json& object);
 
-// What replace() changed, so an informer can tell its handlers.
+// What replace() changed, so an informer can tell its handlers. Objects are given as compact text
+// (compact_object.h), for the informer to parse when a handler needs a tree: a first list of N
+// objects would otherwise be N trees at once.
 struct ReplaceResult {
-  std::vector<ObjectPtr> added;
-  std::vector<std::pair<ObjectPtr, ObjectPtr>> updated;  // (old, new) for keys present before
-  std::vector<ObjectPtr> removed;                        // last known state of vanished keys
+  std::vector<std::string> added;
+  std::vector<std::pair<std::string, std::string>> updated;  // (old, new) for keys present before
+  std::vector<std::string> removed;                          // last known state of vanished keys
 };
 
 // Thread-safe. Every read returns a tree of its own (parsed outside the lock), so an object a
 // reader holds stays valid and unchanged after the store moves on to a newer version of it.
 class Store {
+  using Index = std::unordered_map<std::string, std::unordered_set<std::string>>;
+  // Compact text by key.
+  using Items = std::unordered_map<std::string, std::string>;
+  using Indexes = std::unordered_map<std::string, Index>;
+
  public:
   Store();
   Store(const Store&) = delete;
@@ -55,16 +62,46 @@ class Store {
   ObjectPtr update(ObjectPtr object) KF_EXCLUDES(mu_) { return add(std::move(object)); }
   // Returns the removed object, or null if the key was absent.
   ObjectPtr remove(const std::string& key) KF_EXCLUDES(mu_);
-  // Swaps the whole content for `objects` in one step (readers see the old or the new set, never
-  // a mix) and records the list's resourceVersion. Later duplicates of a key win. The result's
-  // new objects are those passed in, the old ones as stored.
-  ReplaceResult replace(std::vector<ObjectPtr> objects, std::string resource_version)
+  // A whole new content, built outside the store one object at a time (a list's items as they
+  // are decoded: only the object being added is a tree) and swapped in by replace().
+  class Replacement {
+   public:
+    // Encodes `object` and computes its index values; a later object with the same key wins.
+    void add(const Json& object);
+
+   private:
+    friend class Store;
+    Replacement(Indexers indexers, std::uint64_t indexers_version);
+    // The store's maps for the recorded objects, filed under the recorded index values.
+    void materialize(Items& items, Indexes& indexes) const;
+
+    Indexers indexers_;
+    std::uint64_t indexers_version_;
+    // Per object: its key, its compact text, and per indexer the number of values and the values;
+    // each string as its length and bytes, in blocks of 256 KiB. The store's maps are built from
+    // them only once the list is read: their many small allocations then sit together in memory,
+    // rather than between the freed pieces of every item's tree, where the allocator could not
+    // give the pieces back.
+    std::vector<std::string> blocks_;
+    std::size_t count_ = 0;
+  };
+  // An empty content filed under the store's current indexes.
+  Replacement beginReplace() const KF_EXCLUDES(mu_);
+
+  // Swaps the whole content for `content` in one step (readers see the old or the new set, never
+  // a mix) and records the list's resourceVersion.
+  ReplaceResult replace(Replacement content, std::string resource_version) KF_EXCLUDES(mu_);
+  // The same for objects at hand; later duplicates of a key win.
+  ReplaceResult replace(const std::vector<ObjectPtr>& objects, std::string resource_version)
       KF_EXCLUDES(mu_);
 
   // Null if absent.
   ObjectPtr get(const std::string& key) const KF_EXCLUDES(mu_);
   // Unordered.
   std::vector<ObjectPtr> list() const KF_EXCLUDES(mu_);
+  // Every object as compact text (compact_object.h), unordered: for a caller that parses them one
+  // at a time rather than holding every tree at once.
+  std::vector<std::string> compactTexts() const KF_EXCLUDES(mu_);
   std::vector<std::string> listKeys() const KF_EXCLUDES(mu_);
   std::size_t size() const KF_EXCLUDES(mu_);
   // The resourceVersion passed to the last replace().
@@ -81,24 +118,18 @@ class Store {
       KF_EXCLUDES(mu_);
 
  private:
-  using Index = std::unordered_map<std::string, std::unordered_set<std::string>>;
-  // Compact text by key.
-  using Items = std::unordered_map<std::string, std::string>;
-  using Objects = std::unordered_map<std::string, ObjectPtr>;
-  using Indexes = std::unordered_map<std::string, Index>;
-
   static void fileObject(const Indexers& indexers, Indexes& indexes, const std::string& key,
                          const Json& object);
   static void unfileObject(const Indexers& indexers, Indexes& indexes, const std::string& key,
                            const Json& object);
-  static Indexes buildIndexes(const Indexers& indexers, const Objects& objects);
+  static Indexes buildIndexes(const Indexers& indexers, const Items& items);
   const Index* findIndexLocked(const std::string& index_name) const KF_REQUIRES(mu_);
 
   mutable Mutex mu_;
   Items items_ KF_GUARDED_BY(mu_);
   Indexers indexers_ KF_GUARDED_BY(mu_);
   Indexes indexes_ KF_GUARDED_BY(mu_);
-  // Bumped by addIndexers, so replace() can tell whether indexes it built unlocked are current.
+  // Bumped by addIndexers, so replace() can tell whether a Replacement's indexes are current.
   std::uint64_t indexers_version_ KF_GUARDED_BY(mu_) = 0;
   std::string resource_version_ KF_GUARDED_BY(mu_);
 };

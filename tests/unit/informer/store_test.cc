@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "federation/informer/compact_object.h"
 #include "tests/unit/informer/fake_lister_watcher.h"
 
 namespace kf {
@@ -21,6 +22,12 @@ std::vector<std::string> sortedKeys(const Store& store) {
   std::vector<std::string> keys = store.listKeys();
   std::sort(keys.begin(), keys.end());
   return keys;
+}
+
+std::vector<ObjectPtr> parsed(const std::vector<std::string>& compact_texts) {
+  std::vector<ObjectPtr> objects;
+  for (const std::string& text : compact_texts) objects.push_back(fromCompactText(text));
+  return objects;
 }
 
 std::vector<std::string> keysOf(const std::vector<ObjectPtr>& objects) {
@@ -111,11 +118,11 @@ TEST(StoreTest, ReplaceSwapsContentAndReportsDiff) {
   EXPECT_THAT(sortedKeys(store), ElementsAre("ns/fresh", "ns/kept"));
   EXPECT_EQ(objectResourceVersion(*store.get("ns/kept")), "5");
   EXPECT_EQ(store.resourceVersion(), "7");
-  EXPECT_THAT(keysOf(diff.added), ElementsAre("ns/fresh"));
-  EXPECT_THAT(keysOf(diff.removed), ElementsAre("ns/stale"));
+  EXPECT_THAT(keysOf(parsed(diff.added)), ElementsAre("ns/fresh"));
+  EXPECT_THAT(keysOf(parsed(diff.removed)), ElementsAre("ns/stale"));
   ASSERT_EQ(diff.updated.size(), 1U);
-  EXPECT_EQ(objectResourceVersion(*diff.updated[0].first), "1");
-  EXPECT_EQ(objectResourceVersion(*diff.updated[0].second), "5");
+  EXPECT_EQ(objectResourceVersion(*fromCompactText(diff.updated[0].first)), "1");
+  EXPECT_EQ(objectResourceVersion(*fromCompactText(diff.updated[0].second)), "5");
   EXPECT_THAT(store.indexKeys(kNamespaceIndex, "ns").value(), ElementsAre("ns/fresh", "ns/kept"));
 }
 
@@ -124,6 +131,38 @@ TEST(StoreTest, ReplaceWithDuplicateKeysKeepsTheLast) {
   store.replace({makeObject(makeJson("ns", "a", "1")), makeObject(makeJson("ns", "a", "2"))}, "2");
   EXPECT_EQ(store.size(), 1U);
   EXPECT_EQ(objectResourceVersion(*store.get("ns/a")), "2");
+}
+
+TEST(StoreTest, ReplacementBuiltItemByItemUnfilesADuplicateKeysEarlierValues) {
+  Store store;
+  ASSERT_TRUE(store.addIndexers({{"app", byApp}}));
+  Store::Replacement content = store.beginReplace();
+  content.add(makeJson("ns", "a", "1", {{"app", "web"}}));
+  content.add(makeJson("ns", "a", "2", {{"app", "db"}}));
+  content.add(makeJson("ns", "b", "1", {{"app", "web"}}));
+  store.replace(std::move(content), "3");
+
+  EXPECT_EQ(objectResourceVersion(*store.get("ns/a")), "2");
+  EXPECT_THAT(store.indexKeys("app", "web").value(), ElementsAre("ns/b"));
+  EXPECT_THAT(store.indexKeys("app", "db").value(), ElementsAre("ns/a"));
+  EXPECT_EQ(store.resourceVersion(), "3");
+}
+
+TEST(StoreTest, ReplacementBegunBeforeAddIndexersIsFiledUnderTheNewIndexToo) {
+  Store store;
+  Store::Replacement content = store.beginReplace();
+  content.add(makeJson("ns", "a", "1", {{"app", "web"}}));
+  ASSERT_TRUE(store.addIndexers({{"app", byApp}}));
+  store.replace(std::move(content), "1");
+  EXPECT_THAT(store.indexKeys("app", "web").value(), ElementsAre("ns/a"));
+  EXPECT_THAT(store.indexKeys(kNamespaceIndex, "ns").value(), ElementsAre("ns/a"));
+}
+
+TEST(StoreTest, CompactTextsHoldEveryObject) {
+  Store store;
+  store.add(makeObject(makeJson("ns", "a", "1")));
+  store.add(makeObject(makeJson("", "b", "2")));
+  EXPECT_THAT(keysOf(parsed(store.compactTexts())), ElementsAre("b", "ns/a"));
 }
 
 TEST(StoreTest, NamespaceIndexIsBuiltIn) {
