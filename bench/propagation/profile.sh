@@ -84,11 +84,20 @@ echo "| host writes (federated objects, PropagatedVersions) | $(get "$fed" host_
 echo
 echo "| where the samples are (perf, $(perf report -i "$PERF_DATA" --stdio 2>/dev/null | sed -nE 's/^# Samples: ([0-9a-zA-Z]+).*/\1/p' | head -n 1) samples) | share |"
 echo "|---|---|"
-echo "| sync worker: reconciles, with their host writes | $(share 'kf::Controller::State::runWorker') |"
-echo "| member writes (cluster executor lanes) | $(share 'kf::ClusterExecutors::runTask') |"
-echo "| event writes | $(share 'kf::ApiEventRecorder::run') |"
-echo "| watches: reading and decoding events | $(share 'kf::Reflector::run') |"
-echo "| informer handlers | $(share 'kf::SharedInformer::Listener::drain') |"
+# by thread, as the threads name themselves: a pool's index dropped ("member-io-3": member-io)
+perf report -i "$PERF_DATA" --no-children --sort comm --stdio -g none 2>/dev/null | grep '%' |
+  awk '{name = $2; sub(/-[0-9]+$/, "", name); share[name] += $1} END {for (n in share) printf "%.1f %s\n", share[n], n}' |
+  sort -rn | while read -r pct name; do
+    case $name in
+      federated*) what="sync workers ($name): reconciles, with their host writes" ;;
+      member-io) what="member I/O pool: member writes, informers' lists and watch opens" ;;
+      client-io) what="client I/O threads: watch streams read, decoded and applied to the caches" ;;
+      dispatch) what="dispatch pool: informer handlers" ;;
+      events) what="event senders (one per type)" ;;
+      *) what="$name" ;;
+    esac
+    echo "| thread: $what | $pct% |"
+  done
 echo "| in the kernel (system calls, TCP over loopback, scheduling) | $(dso '[kernel.kallsyms]') |"
 echo "| malloc and free | $malloc_share |"
 echo "| TLS (libssl, libcrypto) | $(dso 'libssl') + $(dso 'libcrypto') |"

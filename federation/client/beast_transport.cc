@@ -35,6 +35,7 @@
 #include "federation/client/server_url.h"
 #include "federation/client/transport.h"
 #include "federation/runtime/thread_annotations.h"
+#include "federation/runtime/thread_name.h"
 
 namespace kf {
 namespace {
@@ -83,6 +84,7 @@ class IoThreads {
   }
   void run() {
     on_io_thread = true;
+    nameThisThread("client-io");
     while (true) {
       try {
         context_->run();

@@ -14,6 +14,7 @@
 #include "federation/controller/key_backoff.h"
 #include "federation/metrics/kubefed_metrics.h"
 #include "federation/runtime/thread_annotations.h"
+#include "federation/runtime/thread_name.h"
 #include "federation/workqueue/delaying_queue.h"
 
 namespace kf {
@@ -70,6 +71,7 @@ struct Controller::State {
 };
 
 void Controller::State::runWorker() {
+  nameThisThread(options.name);
   while (std::optional<std::string> key = queue.get()) {
     publishDepth();
     if (stopping) {

@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "federation/runtime/thread_name.h"
+
 namespace kf {
 namespace {
 
@@ -89,6 +91,7 @@ EventRecorderStats ApiEventRecorder::stats() const {
 }
 
 void ApiEventRecorder::run() {
+  nameThisThread("events");
   Pending pending;
   while (next(&pending)) write(pending);
 }

@@ -1,7 +1,5 @@
 #include "federation/runtime/task_pool.h"
 
-#include <pthread.h>
-
 #include <algorithm>
 #include <condition_variable>
 #include <deque>
@@ -10,6 +8,7 @@
 #include <vector>
 
 #include "federation/runtime/thread_annotations.h"
+#include "federation/runtime/thread_name.h"
 
 namespace kf {
 
@@ -26,10 +25,9 @@ constexpr int kMemberIoThreads = 16;
 // delivery going while one handler is slow, and cost little on the small machines this runs on.
 constexpr int kDispatchThreads = 2;
 
-// Linux keeps 15 characters of a thread's name; perf and top show it.
-void nameThisThread(const std::string& pool, std::size_t index) {
-  const std::string name = pool.substr(0, 11) + "-" + std::to_string(index);
-  pthread_setname_np(pthread_self(), name.substr(0, 15).c_str());
+// "member-io-3": the pool's name, shortened to leave room for the index in Linux's 15 characters.
+void namePoolThread(const std::string& pool, std::size_t index) {
+  nameThisThread(pool.substr(0, 11) + "-" + std::to_string(index));
 }
 
 }  // namespace
@@ -74,7 +72,7 @@ thread_local const void* current_pool = nullptr;
 
 void TaskPool::State::runThread(std::size_t index) {
   current_pool = this;
-  nameThisThread(name, index);
+  namePoolThread(name, index);
   while (true) {
     std::function<void()> job;
     {
