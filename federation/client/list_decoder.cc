@@ -1,6 +1,5 @@
 #include "federation/client/list_decoder.h"
 
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -92,8 +91,10 @@ class ListSax {
     }
     flushPending();
     ObjectList list;
-    list.resource_version = metadata_.value("resourceVersion", "");
-    list.continue_token = metadata_.value("continue", "");
+    KF_TRY(resource_version, metadataString("resourceVersion"));
+    KF_TRY(continue_token, metadataString("continue"));
+    list.resource_version = std::move(resource_version);
+    list.continue_token = std::move(continue_token);
     if (auto count = metadata_.find("remainingItemCount");
         count != metadata_.end() && count->is_number_integer()) {
       list.remaining_item_count = count->get<std::int64_t>();
@@ -107,6 +108,19 @@ class ListSax {
   enum class Capture { kNone, kMetadata, kItem };
 
   bool capturing() const { return capture_ != Capture::kNone; }
+
+  // "" when absent; an error when it is there but not a string.
+  Result<std::string> metadataString(const char* field) const {
+    const auto value = metadata_.find(field);
+    if (value == metadata_.end() || value->is_null()) {
+      return std::string();
+    }
+    if (!value->is_string()) {
+      return makeError(Reason::kBadResponse, std::string("the list response's metadata.") + field +
+                                                 " is not a string: " + value->dump());
+    }
+    return value->get<std::string>();
+  }
 
   bool scalar(Json value) {
     if (capturing()) {
@@ -128,9 +142,11 @@ class ListSax {
       const std::string& kind = value.get_ref<const std::string&>();
       item_kind_ = kind.size() > 4 && kind.ends_with("List") ? kind.substr(0, kind.size() - 4) : "";
       kind_known_ = true;
-      flushPending();
+      flushPendingOnceKnown();
     } else if (top_key_ == "apiVersion" && value.is_string()) {
       api_version_ = std::move(value.get_ref<std::string&>());
+      api_version_known_ = true;
+      flushPendingOnceKnown();
     }
   }
 
@@ -175,15 +191,22 @@ class ListSax {
   // Items of a built-in list carry no kind/apiVersion; they get the list's. A server may write
   // the list's kind after its items (Go sorts map keys: custom resources' lists come as
   // apiVersion, items, kind, metadata, and their items carry their own kind), so an item that
-  // needs the kind before it is known waits for it.
+  // needs the list's kind and apiVersion before both are known waits for them (at most until
+  // the end of the response).
   void item(Json object) {
     ++items_seen_;
     if (object.contains("kind")) {
       on_item_(std::move(object));
-    } else if (kind_known_) {
+    } else if (kind_known_ && api_version_known_) {
       emitWithListKind(std::move(object));
     } else {
       pending_.push_back(std::move(object));
+    }
+  }
+
+  void flushPendingOnceKnown() {
+    if (kind_known_ && api_version_known_) {
+      flushPending();
     }
   }
 
@@ -225,6 +248,7 @@ class ListSax {
   std::string key_;
   Json metadata_ = Json::object();
   bool kind_known_ = false;
+  bool api_version_known_ = false;
   std::string item_kind_;
   std::string api_version_;
   std::vector<Json> pending_;

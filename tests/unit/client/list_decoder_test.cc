@@ -70,6 +70,24 @@ TEST(ListDecoderTest, ItemsWithoutKindBeforeTheListsKindGetItInTheirOrder) {
   EXPECT_EQ(decoded.items[1]["metadata"]["name"], "b");
 }
 
+TEST(ListDecoderTest, ItemsWithoutKindWaitForTheListsApiVersionToo) {
+  const Decoded decoded = decodeEach(R"({
+    "kind": "ConfigMapList", "items": [{"metadata": {"name": "a"}}], "apiVersion": "v1"})");
+  ASSERT_TRUE(decoded.list) << decoded.list.error().describe();
+  ASSERT_EQ(decoded.items.size(), 1U);
+  EXPECT_EQ(decoded.items[0]["kind"], "ConfigMap");
+  EXPECT_EQ(decoded.items[0]["apiVersion"], "v1");
+}
+
+TEST(ListDecoderTest, ANonStringResourceVersionIsAClearError) {
+  const Decoded decoded =
+      decodeEach(R"({"kind": "ConfigMapList", "metadata": {"resourceVersion": 7}, "items": []})");
+  ASSERT_FALSE(decoded.list);
+  EXPECT_EQ(decoded.list.error().reason, Reason::kBadResponse);
+  EXPECT_THAT(decoded.list.error().message,
+              HasSubstr("metadata.resourceVersion is not a string: 7"));
+}
+
 TEST(ListDecoderTest, NestedValuesOfEveryTypeSurviveAndOtherTopLevelFieldsAreIgnored) {
   const Json item = Json::parse(R"({"kind": "X", "metadata": {"name": "a"},
       "spec": {"list": [1, -2, 3.5, true, null, "s", [[]], [{"items": [], "metadata": {}}]],
@@ -93,7 +111,7 @@ TEST(ListDecoderTest, EmptyAndNullItemsAreAnEmptyList) {
 // The items before a bad one were handed over already: the decoder does not hold them back.
 TEST(ListDecoderTest, AnItemThatIsNotAnObjectFailsAfterTheItemsBeforeIt) {
   for (const std::string bad : {"3", "[]", "\"text\"", "null"}) {
-    const Decoded decoded = decodeEach(R"({"kind": "ConfigMapList", "items": [
+    const Decoded decoded = decodeEach(R"({"kind": "ConfigMapList", "apiVersion": "v1", "items": [
         {"metadata": {"name": "a"}}, {"metadata": {"name": "b"}}, )" +
                                        bad + "]}");
     ASSERT_FALSE(decoded.list) << bad;
