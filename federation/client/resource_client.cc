@@ -111,18 +111,19 @@ Result<Json> ResourceClient::get(const std::string& name) {
   return client_.sendJson({.method = "GET", .path = objectPath(name)});
 }
 
+Result<HttpResponse> ResourceClient::getPage(const ListOptions& options) {
+  return client_.send(
+      {.method = "GET", .path = collectionPath(), .query = queryOf(options, false)});
+}
+
 Result<ObjectList> ResourceClient::list(const ListOptions& options) {
-  KF_TRY(
-      response,
-      client_.send({.method = "GET", .path = collectionPath(), .query = queryOf(options, false)}));
+  KF_TRY(response, getPage(options));
   return decodeList(response.body);
 }
 
 Result<ObjectList> ResourceClient::listEach(const ListOptions& options,
                                             const ListItemSink& on_item) {
-  KF_TRY(
-      response,
-      client_.send({.method = "GET", .path = collectionPath(), .query = queryOf(options, false)}));
+  KF_TRY(response, getPage(options));
   return decodeListEach(response.body, on_item);
 }
 

@@ -53,6 +53,8 @@ class ResourceClient {
 
  private:
   std::string collectionPath() const;
+  // The GET of one page, its body not yet decoded.
+  Result<HttpResponse> getPage(const ListOptions& options);
   std::string objectPath(const std::string& name, const std::string& subresource = "") const;
 
   RestClient& client_;

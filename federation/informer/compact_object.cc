@@ -48,18 +48,9 @@ void appendWithoutManagedFields(std::string& out, const Json& object) {
 }  // namespace
 
 std::string compactText(const Json& object) {
-  // Written into a buffer the thread keeps, then copied once at its exact size: the stored text
-  // is a single allocation made after the writing, not the last of a series of growing ones.
-  // While a list is read item by item, that keeps the texts the cache holds close together
-  // instead of spread between freed pieces the allocator cannot give back.
-  thread_local std::string buffer;
-  buffer.clear();
-  appendCompactText(buffer, object);
-  std::string text(buffer);
-  constexpr std::size_t kKeptBufferBytes = 1 << 20;
-  if (buffer.capacity() > kKeptBufferBytes) {
-    buffer = std::string();  // an exceptionally large object does not stay with the thread
-  }
+  std::string text;
+  appendCompactText(text, object);
+  text.shrink_to_fit();  // appending grew the capacity in steps; the store keeps the text
   return text;
 }
 
