@@ -8,6 +8,9 @@
 #         fixture builds and loads it) on local clusters with a real node
 #   tsan  Clang 14, ThreadSanitizer, -Werror: the unit tests that start threads, the
 #         integration tests
+#   release  GCC 12, optimised, -Werror: the binaries the README's two demo commands run; its
+#         "tests" are those commands, end to end: `hack/demo.sh` and `hack/demo.sh --helm`, each
+#         checked (the workload in both members) and brought down
 #   gcc   GCC 12, -Werror: GCC's warnings over every file (-fsyntax-only: nothing is built, so
 #         it has no tests)
 #
@@ -20,12 +23,12 @@
 # sources in the background while the first Clang preset's tests run. At the end a table shows
 # where the time went, also when something failed.
 #
-# Usage: hack/test.sh [preset...]     (default: asan tsan gcc)
+# Usage: hack/test.sh [preset...]     (default: asan tsan release gcc)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 presets=("$@")
-[[ ${#presets[@]} -gt 0 ]] || presets=(asan tsan gcc)
+[[ ${#presets[@]} -gt 0 ]] || presets=(asan tsan release gcc)
 # ctest -j: one slot per fixture's chain of cluster tests, the rest for unit tests.
 CTEST_JOBS=${KF_CTEST_JOBS:-4}
 LOG_DIR=$(mktemp -d /tmp/kubefed-cpp-test.XXXXXX)
@@ -64,10 +67,14 @@ print_table() {
 trap print_table EXIT
 
 configure() { cmake --preset "$1" >/dev/null; }
-build() { cmake --build --preset "$1" -j "$(nproc)"; }
+# What a preset builds: everything it has, but for release only the demos' binaries.
+build_targets() { [[ $1 != release ]] || echo --target controller-manager kubefedctl webhook; }
+build() { cmake --build --preset "$1" -j "$(nproc)" $(build_targets "$1"); }
 # Background builds log to a file (printed if they fail) and yield the CPU to the tests.
-build_quietly() { nice -n 19 cmake --build --preset "$1" -j "$(nproc)" >"$LOG_DIR/$1.build.log" 2>&1; }
-runs_node_tests() { [[ $1 == asan || $1 == dev ]]; }
+build_quietly() {
+  nice -n 19 cmake --build --preset "$1" -j "$(nproc)" $(build_targets "$1") >"$LOG_DIR/$1.build.log" 2>&1
+}
+runs_node_tests() { [[ $1 == asan || $1 == dev || $1 == release ]]; }
 has_tests() { [[ $1 != gcc ]]; }
 background_build() { timed "$1:build(background)" build_quietly "$1"; }
 # The Kubernetes binaries the test fixtures' clusters run (the server set; all, with the node set,
@@ -91,7 +98,32 @@ await_test_binaries() {
   PATH="$(cat "$LOG_DIR/kube-bin-dir"):$PATH"
   export PATH
 }
+# run_demo NAME [--helm]: the README's demo command, its run checked by the demo itself (the
+# workload in both members, with their overrides), then its `down`, on run directories of its own
+# so that a developer's running demo is left alone. Its output goes to a log; the lines showing
+# what the members hold are printed, and the whole log when it failed.
+run_demo() {
+  local name=$1 status=0 run_dir=/dev/shm/kubefed-cpp-test-$1.$$
+  shift
+  KF_RUN_DIR=$run_dir hack/demo.sh "$@" >"$LOG_DIR/$name.log" 2>&1 || status=$?
+  KF_RUN_DIR=$run_dir hack/demo.sh "$@" down >>"$LOG_DIR/$name.log" 2>&1 || { ((status != 0)) || status=1; }
+  if ((status == 0)); then
+    sed -n '/^=== member1 holds/,/^$/p' "$LOG_DIR/$name.log" | sed "s/^/[$name] /" >&2
+  else
+    sed "s/^/[$name] /" "$LOG_DIR/$name.log" >&2
+    echo "=== $name FAILED (hack/demo.sh $*; log: $LOG_DIR/$name.log)" >&2
+  fi
+  return "$status"
+}
+# One after the other: each (re)configures and builds build/release, which two at once would race.
+run_demos() {
+  local status=0
+  timed demo:process run_demo demo || status=1
+  timed demo:helm run_demo demo-helm --helm || status=1
+  return "$status"
+}
 run_tests() {
+  [[ $1 != release ]] || { run_demos; return; }
   local status=0
   ctest --preset "$1" --timeout 900 -j "$CTEST_JOBS" 2>&1 | tee "$LOG_DIR/$1.ctest.log" || status=$?
   # CTest counts a skipped test as passed, and GoogleTest reports the tests of a suite whose

@@ -44,8 +44,14 @@ kubectl -n "$NS" rollout status deployment/kubefed-admission-webhook --timeout=1
 probe="{\"apiVersion\": \"core.kubefed.io/v1beta1\", \"kind\": \"KubeFedCluster\",
   \"metadata\": {\"name\": \"webhook-probe\", \"namespace\": \"$NS\"},
   \"spec\": {\"apiEndpoint\": \"\", \"secretRef\": {\"name\": \"none\"}}}"
+# The denial makes kubectl exit 1: its output is kept and searched, never piped under pipefail.
+webhook_answers() {
+  local answer
+  answer=$(kubectl create --dry-run=server -f - <<<"$probe" 2>&1) || true
+  [[ $answer == *"denied the request"* ]]
+}
 deadline=$((SECONDS + 60))
-until kubectl create --dry-run=server -f - <<<"$probe" 2>&1 | grep -q "denied the request"; do
+until webhook_answers; do
   ((SECONDS < deadline)) || { echo "the API server cannot reach the webhook" >&2; exit 1; }
   sleep 1
 done
