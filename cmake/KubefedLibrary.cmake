@@ -170,7 +170,14 @@ function(kubefed_test)
   add_executable(${ARG_NAME} ${sources})
   target_link_libraries(${ARG_NAME} PRIVATE kubefed_options ${ARG_DEPS} GTest::gmock_main)
   kubefed_use_pch(${ARG_NAME} TEST)
-  set(properties LABELS "${ARG_LABELS}")
+  # gtest_discover_tests flattens a list-valued property (LABELS "unit;threads" would become the
+  # label `unit` and a property named `threads`), so a single label goes through it and a list is
+  # set by a script CTest includes after the discovered tests.
+  list(LENGTH ARG_LABELS label_count)
+  set(properties)
+  if(label_count EQUAL 1)
+    list(APPEND properties LABELS "${ARG_LABELS}")
+  endif()
   if(ARG_FIXTURE)
     kubefed_local_clusters_fixture(${ARG_FIXTURE} ENV ${ARG_FIXTURE_ENV} THEN "${ARG_FIXTURE_THEN}"
                                    LABELS ${ARG_LABELS})
@@ -179,7 +186,16 @@ function(kubefed_test)
   endif()
   # NO_PRETTY_VALUES: parameterised tests keep the names their generators give them, without the
   # printed parameter (hundreds of bytes per name, and per line of every CTest log).
-  gtest_discover_tests(${ARG_NAME} DISCOVERY_MODE PRE_TEST NO_PRETTY_VALUES PROPERTIES ${properties})
+  gtest_discover_tests(${ARG_NAME} DISCOVERY_MODE PRE_TEST NO_PRETTY_VALUES
+                       TEST_LIST ${ARG_NAME}_DISCOVERED PROPERTIES ${properties})
+  if(label_count GREATER 1)
+    set(labels_script ${CMAKE_CURRENT_BINARY_DIR}/${ARG_NAME}_labels.cmake)
+    file(WRITE ${labels_script}
+         "foreach(test IN LISTS ${ARG_NAME}_DISCOVERED)\n"
+         "  set_tests_properties(\"\${test}\" PROPERTIES LABELS \"${ARG_LABELS}\")\n"
+         "endforeach()\n")
+    set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${labels_script})
+  endif()
 endfunction()
 
 # kubefed_add_child_directories(): add_subdirectory() for every child folder of the calling folder

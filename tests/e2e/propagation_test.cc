@@ -241,7 +241,7 @@ constexpr char kHostMember[] = "host";
 using PropagationE2ETest = FederationSuite<kHostNotJoined>;
 // KubeFed's usual deployment (and its own CI's layout): the host joined as a member of itself, so
 // its own namespaces hold the member objects too. Only the tests whose paths differ when a member
-// is the host run here (CI time is tight under tsan): the propagation of every type with its
+// is the host run here (CI time is tight): the propagation of every type with its
 // deletion (the host's own Namespace is adopted and only ever unlabeled, never deleted) and the
 // deletion of a namespace holding federated objects (a host namespace being deleted counts as
 // removed). A hand edit put back, an offline member and a restart of the controller manager take
