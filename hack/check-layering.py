@@ -6,6 +6,14 @@ include its own layer and the layers to its left, never one to its right; sync a
 include each other. tests/ and bench/ may include anything. Within a layer, the folders one level
 down (federation/client, federation/runtime, ...) must not include each other in a cycle.
 
+Inside federation/ the folders are ordered too (FEDERATION_ORDER: runtime <- metrics <- workqueue,
+client <- informer, ... <- controller): a folder includes only folders of earlier tiers. Inside
+sync/, the pure plan (sync/plan) includes nothing but apis/ and itself: deciding what to write
+never does I/O.
+
+Includes are read as paths from the repository root; a relative one ("../../sync/x.h", "x.h") is
+first resolved against the including file's folder, so that it cannot hide a crossing.
+
 Third-party edges: Boost.Beast only in federation/client and federation/serving.
 
 Usage: hack/check-layering.py [ROOT]      (default: the repository holding this script)
@@ -33,6 +41,23 @@ THIRD_PARTY = [
 ]
 # Folders one level down whose mutual includes must not form a cycle.
 CYCLE_CHECKED = {"apis", "federation", "sync", "status", "controllers", "cmd"}
+# The tiers of federation/, left to right: a folder may include its own folder and the folders of
+# earlier tiers, never one of its own tier or a later one. A new folder must be placed here.
+FEDERATION_ORDER = [
+    ["runtime"],
+    ["metrics"],
+    ["workqueue", "client"],
+    ["informer", "events", "serving", "crdgen", "scheduling"],
+    ["election", "cluster", "admission"],
+    ["controller"],
+]
+FEDERATION_TIER = {folder: tier for tier, folders in enumerate(FEDERATION_ORDER) for folder in folders}
+# Folders that may include only the listed folders (their own included), and why.
+RESTRICTED = {
+    "sync/plan": ({"apis", "sync/plan"},
+                  "the sync plan decides what to write and never does I/O: pass what it needs in "
+                  "as values, from sync/io or sync/controller"),
+}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 SOURCE_SUFFIXES = (".h", ".cc", ".hpp", ".cpp")
@@ -70,6 +95,40 @@ def subfolder(path):
 
 def is_project_header(root, include):
     return os.path.exists(os.path.join(root, include)) or top_folder(include) in ALLOWED
+
+
+def resolved(root, path, include):
+    """The include as a path from the root: a relative one that names a file next to the
+    including file, or climbs out of its folder, is resolved against that folder."""
+    if include.startswith("."):
+        return os.path.normpath(os.path.join(os.path.dirname(path), include))
+    beside = os.path.normpath(os.path.join(os.path.dirname(path), include))
+    if not os.path.exists(os.path.join(root, include)) and os.path.exists(os.path.join(root, beside)):
+        return beside
+    return include
+
+
+def restriction_problem(path, include):
+    """Why `path` may not include `include` under RESTRICTED, or None."""
+    for folder, (allowed, why) in RESTRICTED.items():
+        if path.startswith(folder + "/"):
+            if not any(include == a or include.startswith(a + "/") for a in allowed):
+                return f"'{folder}/' may include only {', '.join(sorted(allowed))}: {why}"
+    return None
+
+
+def federation_order_problem(source_folder, target_folder):
+    """Why a federation/ folder may not include another, or None."""
+    source, target = source_folder.split("/")[1], target_folder.split("/")[1]
+    for folder in (source, target):
+        if folder not in FEDERATION_TIER:
+            return (f"'federation/{folder}/' has no place in FEDERATION_ORDER: add it to "
+                    "hack/check-layering.py, right of every folder it includes")
+    if FEDERATION_TIER[target] >= FEDERATION_TIER[source]:
+        tiers = " <- ".join(", ".join(t) for t in FEDERATION_ORDER)
+        return (f"'federation/{source}/' may include only folders left of it ({tiers}); "
+                f"'federation/{target}/' is not")
+    return None
 
 
 def find_cycle(edges):
@@ -119,7 +178,10 @@ def check(root):
                     problems.append(
                         f"{where}: includes <{include}>, but {library} may only be used in "
                         f"{', '.join(homes)}: go through the interface that folder offers")
-            if angled or not is_project_header(root, include):
+            if angled:
+                continue
+            include = resolved(root, path, include)
+            if not is_project_header(root, include):
                 continue
             target = top_folder(include)
             if target not in ALLOWED.get(layer, set()):
@@ -134,7 +196,17 @@ def check(root):
                     f'{where}: includes "{include}": {what}; move the shared part to a layer '
                     f"to the left, or pass it in through an interface")
                 continue
+            restricted = restriction_problem(path, include)
+            if restricted:
+                problems.append(f'{where}: includes "{include}": {restricted}')
+                continue
             source_folder, target_folder = subfolder(path), subfolder(include)
+            if (layer == "federation" and target == "federation" and source_folder
+                    and target_folder and source_folder != target_folder):
+                ordered = federation_order_problem(source_folder, target_folder)
+                if ordered:
+                    problems.append(f'{where}: includes "{include}": {ordered}')
+                    continue
             if (layer in CYCLE_CHECKED and source_folder and target_folder
                     and source_folder != target_folder):
                 edges.setdefault(source_folder, set()).add(target_folder)
