@@ -9,7 +9,8 @@ down (federation/client, federation/runtime, ...) must not include each other in
 Inside federation/ the folders are ordered too (FEDERATION_ORDER: runtime <- metrics <- workqueue,
 client <- informer, ... <- controller): a folder includes only folders of earlier tiers. Inside
 sync/, the pure plan (sync/plan) includes nothing but apis/ and itself: deciding what to write
-never does I/O.
+never does I/O,
+and sync/io (the dispatcher, executors, version bookkeeping) includes nothing of sync/controller.
 
 Includes are read as paths from the repository root; a relative one ("../../sync/x.h", "x.h") is
 first resolved against the including file's folder, so that it cannot hide a crossing.
@@ -57,6 +58,9 @@ RESTRICTED = {
     "sync/plan": ({"apis", "sync/plan"},
                   "the sync plan decides what to write and never does I/O: pass what it needs in "
                   "as values, from sync/io or sync/controller"),
+    "sync/io": ({"apis", "federation", "sync/plan", "sync/io"},
+                "member and host I/O serves the controller's reconciles and never calls back into "
+                "them: pass a callback or a value in"),
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')

@@ -28,45 +28,6 @@ Result<std::string> clusterName(const Json& reference, const FieldPath& path) {
   return reader.string("name");
 }
 
-Result<std::map<std::string, std::string>> readMatchLabels(const Json& json,
-                                                           const FieldPath& path) {
-  if (!json.is_object()) return meta::decodeError(path, "expected object");
-  std::map<std::string, std::string> labels;
-  for (const auto& [key, value] : json.items()) {
-    KF_TRY(text, meta::readString(value, path.key(key)));
-    labels.emplace(key, std::move(text));
-  }
-  return labels;
-}
-
-Result<LabelSelectorRequirement> readRequirement(const Json& json, const FieldPath& path) {
-  KF_TRY(reader, ObjectReader::open(json, path));
-  LabelSelectorRequirement out;
-  KF_TRY(key, reader.string("key"));
-  KF_TRY(op, reader.string("operator"));
-  out.key = std::move(key);
-  out.op = std::move(op);
-  if (const Json* values = reader.plainValue("values")) {
-    KF_TRY(list, meta::readStringArray(*values, reader.path("values")));
-    out.values = std::move(list);
-  }
-  return out;
-}
-
-Result<LabelSelector> readSelector(const Json& json, const FieldPath& path) {
-  KF_TRY(reader, ObjectReader::open(json, path));
-  LabelSelector out;
-  if (const Json* labels = reader.plainValue("matchLabels")) {
-    KF_TRY(value, readMatchLabels(*labels, reader.path("matchLabels")));
-    out.match_labels = std::move(value);
-  }
-  if (const Json* expressions = reader.plainValue("matchExpressions")) {
-    KF_TRY(value, meta::readArray<LabelSelectorRequirement>(
-                      *expressions, reader.path("matchExpressions"), readRequirement));
-    out.match_expressions = std::move(value);
-  }
-  return out;
-}
 
 Result<ClusterOverride> readClusterOverride(const Json& json, const FieldPath& path) {
   KF_TRY(reader, ObjectReader::open(json, path));
@@ -115,7 +76,7 @@ Result<Placement> readPlacement(const Json& object) {
     out.clusters = std::move(names);
   }
   if (const Json* selector = member(*placement, "clusterSelector")) {
-    KF_TRY(value, readSelector(*selector, path.child("clusterSelector")));
+    KF_TRY(value, meta::readLabelSelector(*selector, path.child("clusterSelector")));
     out.cluster_selector = std::move(value);
   }
   return out;

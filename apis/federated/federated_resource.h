@@ -9,25 +9,15 @@
 #include <vector>
 
 #include "apis/meta/json_reader.h"
+#include "apis/meta/label_selector.h"
 
 namespace kf::federated {
-
-struct LabelSelectorRequirement {
-  std::string key;
-  std::string op;  // "In" | "NotIn" | "Exists" | "DoesNotExist" (not checked here)
-  std::vector<std::string> values;
-};
-
-struct LabelSelector {
-  std::map<std::string, std::string> match_labels;
-  std::vector<LabelSelectorRequirement> match_expressions;
-};
 
 struct Placement {
   // Present (even empty) wins over the selector; `clusters: []` selects nothing.
   std::optional<std::vector<std::string>> clusters;
   // Absent or null selects nothing; {} selects every cluster.
-  std::optional<LabelSelector> cluster_selector;
+  std::optional<meta::LabelSelector> cluster_selector;
 };
 
 struct ClusterOverride {

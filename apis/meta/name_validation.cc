@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 
+#include <algorithm>
 #include <regex>
 
 namespace kf::meta {
@@ -18,8 +19,9 @@ std::string dns1123SubdomainFmt() {
 
 // validation.RegexError: the examples are each followed by ", " and joined with " or ",
 // which is where Kubernetes' double space in "'my-name',  or 'abc-123'" comes from.
-std::string regexError(std::string msg, std::string_view fmt,
+std::string regexError(std::string_view message, std::string_view fmt,
                        const std::vector<std::string_view>& examples) {
+  std::string msg(message);
   if (examples.empty()) return msg + " (regex used for validation is '" + std::string(fmt) + "')";
   msg += " (e.g. ";
   for (std::size_t i = 0; i < examples.size(); ++i) {
@@ -50,6 +52,28 @@ ErrorList toFieldErrors(std::string_view value, const FieldPath& path,
   return errors;
 }
 
+constexpr std::size_t kQualifiedNameMaxLength = 63;
+constexpr std::size_t kLabelValueMaxLength = 63;
+constexpr std::string_view kQualifiedNameFormat = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
+constexpr std::string_view kLabelValueFormat = "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?";
+constexpr std::string_view kQualifiedNameMessage =
+    "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
+    "alphanumeric character";
+constexpr std::string_view kLabelValueMessage =
+    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or "
+    "'.', and must start and end with an alphanumeric character";
+
+bool isAlphanumeric(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+// ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]
+bool isQualifiedNamePart(std::string_view text) {
+  if (text.empty() || !isAlphanumeric(text.front()) || !isAlphanumeric(text.back())) return false;
+  return std::all_of(text.begin(), text.end(),
+                     [](char c) { return isAlphanumeric(c) || c == '-' || c == '_' || c == '.'; });
+}
+
 }  // namespace
 
 std::vector<std::string> dns1123SubdomainErrors(std::string_view value) {
@@ -75,6 +99,51 @@ std::vector<std::string> dns1035LabelErrors(std::string_view value) {
         "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with "
         "an alphabetic character, and end with an alphanumeric character",
         kDns1035LabelFmt, {"my-name", "abc-123"}));
+  }
+  return errors;
+}
+
+std::vector<std::string> qualifiedNameErrors(std::string_view value) {
+  std::vector<std::string> errors;
+  std::string_view name = value;
+  const auto slash = value.find('/');
+  if (slash != std::string_view::npos) {
+    if (value.find('/', slash + 1) != std::string_view::npos) {
+      errors.push_back("a qualified name " +
+                       regexError(kQualifiedNameMessage, kQualifiedNameFormat,
+                                  {"MyName", "my.name", "123-abc"}) +
+                       " with an optional DNS subdomain prefix and '/' (e.g. "
+                       "'example.com/MyName')");
+      return errors;
+    }
+    const std::string_view prefix = value.substr(0, slash);
+    name = value.substr(slash + 1);
+    if (prefix.empty()) {
+      errors.push_back("prefix part must be non-empty");
+    } else {
+      for (const auto& message : dns1123SubdomainErrors(prefix)) {
+        errors.push_back("prefix part " + message);
+      }
+    }
+  }
+  if (name.empty()) {
+    errors.push_back("name part must be non-empty");
+  } else if (name.size() > kQualifiedNameMaxLength) {
+    errors.push_back("name part " + maxLenError(kQualifiedNameMaxLength));
+  }
+  if (!isQualifiedNamePart(name)) {
+    errors.push_back("name part " + regexError(kQualifiedNameMessage, kQualifiedNameFormat,
+                                               {"MyName", "my.name", "123-abc"}));
+  }
+  return errors;
+}
+
+std::vector<std::string> labelValueErrors(std::string_view value) {
+  std::vector<std::string> errors;
+  if (value.size() > kLabelValueMaxLength) errors.push_back(maxLenError(kLabelValueMaxLength));
+  if (!value.empty() && !isQualifiedNamePart(value)) {
+    errors.push_back(
+        regexError(kLabelValueMessage, kLabelValueFormat, {"MyValue", "my_value", "12345"}));
   }
   return errors;
 }

@@ -15,6 +15,11 @@ std::vector<std::string> dns1123SubdomainErrors(std::string_view value);
 // Empty when valid; otherwise the messages IsDNS1035Label returns.
 std::vector<std::string> dns1035LabelErrors(std::string_view value);
 
+// apimachinery's IsQualifiedName / IsValidLabelValue (label keys and values): empty when
+// valid, else the messages.
+std::vector<std::string> qualifiedNameErrors(std::string_view value);
+std::vector<std::string> labelValueErrors(std::string_view value);
+
 // One Invalid error per message, with the value quoted.
 ErrorList validateDns1123Subdomain(std::string_view value, const FieldPath& path);
 ErrorList validateDns1035Label(std::string_view value, const FieldPath& path);

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "apis/meta/qualified_name.h"
-#include "sync/propagation_forecast.h"
+#include "sync/controller/propagation_forecast.h"
 
 namespace kf::kubefedctl {
 

@@ -15,8 +15,8 @@
 #include "federation/crdgen/names.h"
 #include "federation/crdgen/type_config.h"
 #include "federation/crdgen/yaml_json.h"
-#include "sync/propagated_versions.h"
-#include "sync/sync_controller.h"
+#include "sync/plan/propagated_versions.h"
+#include "sync/controller/sync_controller.h"
 
 namespace kf::kubefedctl {
 namespace {

@@ -13,7 +13,7 @@
 
 #include "cmd/kubefedctl/plan_report.h"
 #include "federation/client/rest_client.h"
-#include "sync/sync_context.h"
+#include "sync/controller/sync_context.h"
 
 namespace kf::kubefedctl {
 

@@ -7,7 +7,7 @@
 #include "controllers/manager/controller_manager.h"
 #include "status/service_status_controller.h"
 #include "status/workload_status_controller.h"
-#include "sync/sync_controller.h"
+#include "sync/controller/sync_controller.h"
 
 namespace kf {
 namespace {

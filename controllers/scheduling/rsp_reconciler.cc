@@ -11,7 +11,6 @@
 #include "federation/scheduling/federated_update.h"
 #include "federation/scheduling/planner.h"
 #include "federation/scheduling/schedule.h"
-#include "sync/label_selector.h"
 
 namespace kf::scheduling {
 
@@ -25,17 +24,6 @@ std::vector<ReadyCluster> readyClusters(const ClusterRegistry& registry) {
     if (cluster.ready) ready.push_back(ReadyCluster{cluster.name, cluster.labels});
   }
   return ready;
-}
-
-Result<std::set<std::string>> matchClusters(const federated::LabelSelector& selector,
-                                            const std::vector<ReadyCluster>& clusters) {
-  KF_TRY(compiled,
-         sync::compileLabelSelector(selector, meta::FieldPath("spec.placement.clusterSelector")));
-  std::set<std::string> matched;
-  for (const ReadyCluster& cluster : clusters) {
-    if (compiled.matches(cluster.labels)) matched.insert(cluster.name);
-  }
-  return matched;
 }
 
 ApiError inCluster(const std::string& cluster, const std::string& key, ApiError error) {
@@ -100,7 +88,7 @@ Result<std::vector<std::string>> RspReconciler::candidates(
     return std::move(federated_namespace).error();
   }
   const Json* found = federated_namespace ? &federated_namespace.value() : nullptr;
-  return clustersSelectedForScheduling(ready, federated, found, matchClusters);
+  return clustersSelectedForScheduling(ready, federated, found);
 }
 
 Result<ReplicaState> RspReconciler::observeReplicas(const ScheduledType& type,

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "apis/meta/delete_options.h"
 #include "federation/client/list_options.h"
 #include "federation/client/rest_client.h"
 #include "federation/client/watch.h"
@@ -12,13 +13,6 @@
 namespace kf {
 
 enum class PatchType { kJson, kMerge, kStrategicMerge };
-
-struct DeleteOptions {
-  std::optional<std::string> propagation_policy;  // "Orphan", "Background", "Foreground"
-  std::optional<std::int64_t> grace_period_seconds;
-  std::optional<std::string> precondition_uid;
-  std::optional<std::string> precondition_resource_version;
-};
 
 // Options of a create or update.
 struct WriteOptions {

@@ -30,12 +30,6 @@ struct ReadyCluster {
   std::map<std::string, std::string> labels;
 };
 
-// The names of `clusters` whose labels `selector` matches (metav1.LabelSelector semantics);
-// fails on an invalid selector. The project's matching lives in a layer above this library, so
-// the RSP controller passes it in.
-using ClusterSelectorMatcher = std::function<Result<std::set<std::string>>(
-    const federated::LabelSelector& selector, const std::vector<ReadyCluster>& clusters)>;
-
 // Sorted names of the ready clusters (steps 1 and 3 without intersectWithClusterSelector).
 std::vector<std::string> readyClusterNames(const std::vector<ReadyCluster>& ready);
 
@@ -45,6 +39,6 @@ std::vector<std::string> readyClusterNames(const std::vector<ReadyCluster>& read
 // Fails as well on a malformed placement or an invalid selector.
 Result<std::vector<std::string>> clustersSelectedForScheduling(
     const std::vector<ReadyCluster>& ready, const Json& federated_object,
-    const Json* federated_namespace, const ClusterSelectorMatcher& match);
+    const Json* federated_namespace);
 
 }  // namespace kf::scheduling

@@ -12,8 +12,8 @@
 #include <string>
 
 #include "apis/meta/field_errors.h"
-#include "sync/json_patch.h"
-#include "sync/overrides.h"
+#include "sync/plan/json_patch.h"
+#include "sync/plan/overrides.h"
 
 namespace kf {
 namespace {

@@ -5,7 +5,7 @@
 // Each test runs a namespace-scoped control plane limited to its own namespace, so the
 // controllers see only that test's objects.
 
-#include "sync/sync_controller.h"
+#include "sync/controller/sync_controller.h"
 
 #include <gtest/gtest.h>
 

@@ -13,25 +13,6 @@ using testing::ElementsAre;
 using testing::HasSubstr;
 using testing::IsEmpty;
 
-// A matchLabels-only stand-in for the project's label-selector matching; "invalid" as a key
-// makes it fail, like an invalid selector would.
-Result<std::set<std::string>> matchLabelsOnly(const federated::LabelSelector& selector,
-                                              const std::vector<ReadyCluster>& clusters) {
-  if (selector.match_labels.count("invalid")) {
-    return makeError(Reason::kBadRequest, "clusterSelector: invalid label key");
-  }
-  std::set<std::string> out;
-  for (const auto& cluster : clusters) {
-    const bool all = std::all_of(selector.match_labels.begin(), selector.match_labels.end(),
-                                 [&](const auto& label) {
-                                   auto it = cluster.labels.find(label.first);
-                                   return it != cluster.labels.end() && it->second == label.second;
-                                 });
-    if (all) out.insert(cluster.name);
-  }
-  return out;
-}
-
 const std::vector<ReadyCluster> kReady = {
     {"c3", {{"region", "eu"}, {"tier", "gold"}}},
     {"c1", {{"region", "eu"}}},
@@ -48,8 +29,7 @@ Json federatedNamespace(const char* placement) { return withPlacement(placement,
 
 std::vector<std::string> selected(const char* object_placement, const char* namespace_placement) {
   const Json ns = federatedNamespace(namespace_placement);
-  auto result =
-      clustersSelectedForScheduling(kReady, withPlacement(object_placement), &ns, matchLabelsOnly);
+  auto result = clustersSelectedForScheduling(kReady, withPlacement(object_placement), &ns);
   EXPECT_TRUE(result) << result.error().message;
   return result ? result.value() : std::vector<std::string>{"<error>"};
 }
@@ -100,22 +80,10 @@ TEST(CandidatesTest, NoSelectorSelectsNothing) {
   EXPECT_THAT(selected(R"({"clusterSelector": null})", R"({"clusterSelector": {}})"), IsEmpty());
 }
 
-// Verifies that names a matcher returns beyond the ready clusters are not candidates.
-TEST(CandidatesTest, OnlyReadyClustersAreCandidates) {
-  const Json ns = federatedNamespace(R"({"clusterSelector": {}})");
-  auto result = clustersSelectedForScheduling(
-      kReady, withPlacement(R"({"clusterSelector": {}})"), &ns,
-      [](const federated::LabelSelector&, const std::vector<ReadyCluster>&) {
-        return Result<std::set<std::string>>(std::set<std::string>{"c2", "gone"});
-      });
-  ASSERT_TRUE(result);
-  EXPECT_THAT(result.value(), ElementsAre("c2"));
-}
-
 // Verifies that a missing FederatedNamespace is an error naming the namespace.
 TEST(CandidatesTest, MissingFederatedNamespaceFails) {
-  auto result = clustersSelectedForScheduling(kReady, withPlacement(R"({"clusterSelector": {}})"),
-                                              nullptr, matchLabelsOnly);
+  auto result =
+      clustersSelectedForScheduling(kReady, withPlacement(R"({"clusterSelector": {}})"), nullptr);
   ASSERT_FALSE(result);
   EXPECT_EQ(result.error().message,
             "intersectWithClusterSelector needs the FederatedNamespace of namespace \"shop\", and "
@@ -126,16 +94,16 @@ TEST(CandidatesTest, MissingFederatedNamespaceFails) {
 TEST(CandidatesTest, BadPlacementsFailNamingTheObject) {
   const Json ns = federatedNamespace(R"({"clusterSelector": {}})");
   auto result = clustersSelectedForScheduling(
-      kReady, withPlacement(R"({"clusterSelector": "everything"})"), &ns, matchLabelsOnly);
+      kReady, withPlacement(R"({"clusterSelector": "everything"})"), &ns);
   ASSERT_FALSE(result);
   EXPECT_EQ(result.error().message,
             "placement of federated object \"shop/web\": spec.placement.clusterSelector: expected "
             "object");
 
   const Json bad_ns =
-      federatedNamespace(R"({"clusterSelector": {"matchLabels": {"invalid": "x"}}})");
-  result = clustersSelectedForScheduling(kReady, withPlacement(R"({"clusterSelector": {}})"),
-                                         &bad_ns, matchLabelsOnly);
+      federatedNamespace(R"({"clusterSelector": {"matchLabels": {"not a key": "x"}}})");
+  result =
+      clustersSelectedForScheduling(kReady, withPlacement(R"({"clusterSelector": {}})"), &bad_ns);
   ASSERT_FALSE(result);
   EXPECT_THAT(result.error().message, HasSubstr("placement of FederatedNamespace \"shop/shop\""));
   EXPECT_THAT(result.error().message, HasSubstr("invalid label key"));

@@ -1,4 +1,4 @@
-#include "sync/delete_options.h"
+#include "sync/plan/delete_options.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

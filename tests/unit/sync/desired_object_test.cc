@@ -1,4 +1,4 @@
-#include "sync/desired_object.h"
+#include "sync/plan/desired_object.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

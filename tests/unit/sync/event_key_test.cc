@@ -1,4 +1,4 @@
-#include "sync/event_key.h"
+#include "sync/plan/event_key.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "sync/federated_status.h"
+#include "sync/plan/federated_status.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

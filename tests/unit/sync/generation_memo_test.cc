@@ -1,4 +1,4 @@
-#include "sync/generation_memo.h"
+#include "sync/controller/generation_memo.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "sync/json_patch.h"
+#include "sync/plan/json_patch.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-#include "sync/managed_label.h"
+#include "sync/plan/managed_label.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "sync/object_version.h"
+#include "sync/plan/object_version.h"
 
 #include <gtest/gtest.h>
 

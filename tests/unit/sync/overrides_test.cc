@@ -1,4 +1,4 @@
-#include "sync/overrides.h"
+#include "sync/plan/overrides.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

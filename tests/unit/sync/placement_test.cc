@@ -1,9 +1,9 @@
-#include "sync/placement.h"
+#include "sync/plan/placement.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "sync/label_selector.h"
+#include "apis/meta/label_selector.h"
 
 namespace kf::sync {
 namespace {

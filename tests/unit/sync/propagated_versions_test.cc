@@ -1,4 +1,4 @@
-#include "sync/propagated_versions.h"
+#include "sync/plan/propagated_versions.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
-#include "sync/propagation_forecast.h"
+#include "sync/controller/propagation_forecast.h"
 
 #include <gtest/gtest.h>
 
-#include "sync/pass_inputs.h"
+#include "sync/controller/pass_inputs.h"
 
 namespace kf::sync {
 namespace {

@@ -1,4 +1,4 @@
-#include "sync/propagation_status.h"
+#include "sync/plan/propagation_status.h"
 
 #include <gtest/gtest.h>
 

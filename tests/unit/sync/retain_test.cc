@@ -1,4 +1,4 @@
-#include "sync/retain.h"
+#include "sync/plan/retain.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

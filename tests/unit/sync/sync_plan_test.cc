@@ -1,12 +1,12 @@
 // The sync reconcile's decisions, table-tested: for each state a member cluster can be in, what
 // planPropagation, planDeletion and planRelease decide for it.
 
-#include "sync/sync_plan.h"
+#include "sync/plan/sync_plan.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "sync/managed_label.h"
+#include "sync/plan/managed_label.h"
 
 namespace kf::sync {
 namespace {

@@ -1,4 +1,4 @@
-#include "sync/written_objects.h"
+#include "sync/io/written_objects.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "sync/cluster_executors.h"
+#include "sync/io/cluster_executors.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "sync/dispatcher.h"
+#include "sync/io/dispatcher.h"
 
 #include <gtest/gtest.h>
 

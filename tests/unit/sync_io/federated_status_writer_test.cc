@@ -1,4 +1,4 @@
-#include "sync/federated_status_writer.h"
+#include "sync/io/federated_status_writer.h"
 
 #include <gtest/gtest.h>
 

@@ -11,9 +11,9 @@
 #include <memory>
 #include <thread>
 
-#include "sync/federated_deletion.h"
-#include "sync/managed_label.h"
-#include "sync/propagation_pass.h"
+#include "sync/controller/federated_deletion.h"
+#include "sync/plan/managed_label.h"
+#include "sync/controller/propagation_pass.h"
 #include "tests/support/fake_api_server.h"
 #include "tests/support/fake_clock.h"
 #include "tests/support/fake_event_recorder.h"

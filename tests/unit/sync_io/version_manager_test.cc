@@ -1,4 +1,4 @@
-#include "sync/version_manager.h"
+#include "sync/io/version_manager.h"
 
 #include <gtest/gtest.h>
 

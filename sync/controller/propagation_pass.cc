@@ -1,0 +1,161 @@
+#include "sync/controller/propagation_pass.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "sync/controller/pass_inputs.h"
+#include "sync/controller/sync_steps.h"
+#include "sync/io/dispatcher.h"
+#include "sync/io/federated_status_writer.h"
+
+namespace kf::sync {
+
+namespace {
+
+void warn(const SyncContext& context, const Json& federated_object, const std::string& reason,
+          const std::string& message) {
+  if (context.recorder) {
+    context.recorder->event(referenceTo(federated_object), EventType::kWarning, reason, message);
+  }
+}
+
+// status.observedGeneration; 0 when absent.
+std::int64_t observedGeneration(const Json& federated_object) {
+  const auto status = federated_object.find("status");
+  if (status == federated_object.end() || !status->is_object()) return 0;
+  const auto generation = status->find("observedGeneration");
+  return generation != status->end() && generation->is_number_integer()
+             ? generation->get<std::int64_t>()
+             : 0;
+}
+
+// Ours, not KubeFed's: one Warning event per generation of the federated object for the names
+// of unknownPlacedClusters, since such a name is also often a typo. The first reconcile of a
+// generation is the one that finds status.observedGeneration behind; a restart does not repeat it.
+void warnUnknownPlacedOncePerGeneration(SyncContext& context, const Json& federated_object,
+                                        const QualifiedName& federated,
+                                        const std::vector<ClusterSnapshot>& clusters) {
+  const std::vector<std::string> unknown = unknownPlacedClusters(federated_object, clusters);
+  const std::int64_t generation = objectGeneration(federated_object);
+  if (unknown.empty() || observedGeneration(federated_object) == generation ||
+      !context.unknown_placement_warned.firstFor(federated.key(), generation)) {
+    return;
+  }
+  std::string names;
+  for (const std::string& name : unknown) names += (names.empty() ? "\"" : ", \"") + name + "\"";
+  warn(context, federated_object, "ClusterNotFound",
+       "placement.clusters names " + names +
+           ", not joined as KubeFedClusters: nothing is propagated there until a cluster of that "
+           "name is joined (check the name, or run kubefedctl join)");
+}
+
+// KubeFed records these cluster errors as events.
+void reportStatusSteps(const MemberObjectContext& members, const std::vector<ClusterStep>& steps) {
+  for (const ClusterStep& step : steps) {
+    if (step.status == PropagationStatus::kClusterNotReady ||
+        step.status == PropagationStatus::kCachedRetrievalFailed) {
+      recordClusterError(members, *step.status, step.reason);
+    }
+  }
+}
+
+std::string describeTimeout(int operations, Duration timeout) {
+  const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(timeout).count();
+  return "Failed to finish " + std::to_string(operations) + " operations in " +
+         std::to_string(seconds) + "s";
+}
+
+ReconcileResult writeStatus(SyncContext& context, const Json& federated_object,
+                            PropagationOutcome outcome) {
+  if (!outcome.raw_status_collection) {
+    for (auto& [name, cluster] : outcome.clusters) {
+      cluster.remote_status.reset();
+    }
+  }
+  ResourceClient federated_objects(*context.host, context.type.federated_resource,
+                                   objectNamespace(federated_object));
+  Result<FederatedStatusUpdate> written = writeFederatedStatus(
+      federated_objects, federated_object, outcome, context.clock, &context.written_objects);
+  if (!written) {
+    ApiError error = written.error();
+    error.message = "updating the status: " + error.message;
+    return error;
+  }
+  // Success overall while a cluster failed in a way worth retrying: back off and try again.
+  if (written.value().retry_recoverable) {
+    return makeError(Reason::kUnknown,
+                     "propagation failed in some member cluster (see the "
+                     "federated object's status.clusters); retrying");
+  }
+  return ReconcileStatus::kOk;
+}
+
+}  // namespace
+
+ReconcileResult propagate(SyncContext& context, const Json& federated_object,
+                          const ResolvedEventKey& names, const Json* federated_namespace) {
+  PropagationOutcome outcome;
+  outcome.raw_status_collection = context.type.raw_status_collection;
+  outcome.namespace_facts = namespaceFactsOf(context.type, federated_namespace != nullptr);
+
+  const std::vector<ClusterSnapshot> clusters = context.clusters.clusters();
+  Result<std::set<std::string>> selected =
+      placementOf(context.type, federated_object, federated_namespace, clusters);
+  if (!selected) {
+    warn(context, federated_object, "ComputePlacementFailed",
+         "Failed to compute placement: " + selected.error().message);
+    outcome.reason = AggregateReason::kComputePlacementFailed;
+    return writeStatus(context, federated_object, std::move(outcome));
+  }
+  const VersionHashes hashes = versionHashesOf(federated_object);
+  if (!hashes.error.empty()) {
+    spdlog::error("Cannot track the versions of {}: {}", objectKey(federated_object), hashes.error);
+  }
+  auto members = memberObjectContext(
+      context, std::make_shared<const Json>(federated_object), names.target,
+      hashes.error.empty() ? context.versions.versionsFor(names.federated, hashes.template_version,
+                                                          hashes.overrides_version)
+                           : ClusterVersions{});
+  members->version_error = hashes.error;
+
+  // Observe, decide, act.
+  SyncObservation observed = observeClusters(context, clusters, *members);
+  observed.placement = selected.value();
+  warnUnknownPlacedOncePerGeneration(context, federated_object, names.federated, clusters);
+  const std::vector<ClusterStep> steps = planPropagation(observed);
+  reportStatusSteps(*members, steps);
+  Dispatcher dispatcher(context.executors, context.clock, context.operation_timeout);
+  // A cluster dropped from placement loses its object with default options, as in KubeFed:
+  // kubefed.io/deleteoption is for the deletion of the federated object itself.
+  const int operations = dispatchSteps(steps, members, DeleteOptions{}, dispatcher);
+  DispatchOutcome dispatched = dispatcher.wait();
+  if (context.stopping) {
+    return ReconcileStatus::kOk;  // operations were cancelled: their statuses mean nothing
+  }
+  if (dispatched.timed_out) {
+    warn(context, federated_object, "OperationTimeoutError",
+         describeTimeout(operations, context.operation_timeout));
+  }
+
+  if (hashes.error.empty()) {
+    Status recorded =
+        context.versions.update(federated_object, hashes.template_version, hashes.overrides_version,
+                                selected.value(), dispatched.versions);
+    if (!recorded) {
+      spdlog::error("Failed to record the propagated versions of {}: {}",
+                    objectKey(federated_object), recorded.error().describe());
+    }
+  }
+
+  outcome.clusters = std::move(dispatched.clusters);
+  outcome.resources_updated = dispatched.resources_updated;
+  return writeStatus(context, federated_object, std::move(outcome));
+}
+
+}  // namespace kf::sync

@@ -1,0 +1,90 @@
+#include "sync/controller/sync_reconciler.h"
+
+#include <spdlog/spdlog.h>
+
+#include "apis/meta/object.h"
+#include "federation/metrics/kubefed_metrics.h"
+#include "sync/controller/federated_deletion.h"
+#include "sync/controller/propagation_pass.h"
+#include "sync/plan/event_key.h"
+
+namespace kf::sync {
+
+namespace {
+
+// A federated object that the `namespaces` type ignores (§2.5.2): a FederatedNamespace named
+// unlike its namespace, or one whose namespace is missing from the host's cache.
+bool ignoredFederatedNamespace(const SyncContext& context, const Json& federated_object,
+                               const ResolvedEventKey& names) {
+  if (!context.type.target_is_namespace) {
+    return false;
+  }
+  if (!isValidFederatedNamespaceName(names.federated)) {
+    if (context.recorder) {
+      context.recorder->event(referenceTo(federated_object), EventType::kWarning, "InvalidName",
+                              std::string(kInvalidFederatedNamespaceNameMessage));
+    }
+    return true;
+  }
+  return context.host_informers.hostNamespace(names.target.name) == nullptr;
+}
+
+ReconcileResult reconcileFederated(SyncContext& context, const Json& federated_object,
+                                   const ResolvedEventKey& names) {
+  if (ignoredFederatedNamespace(context, federated_object, names)) {
+    return ReconcileStatus::kOk;
+  }
+  if (hasDeletionTimestamp(federated_object)) {
+    return ensureDeletion(context, federated_object, names);
+  }
+  Result<Json> finalized = ensureFinalizer(context, federated_object);
+  if (!finalized) {
+    const std::string message = "Failed to ensure finalizer: " + finalized.error().describe();
+    if (context.recorder) {
+      context.recorder->event(referenceTo(federated_object), EventType::kWarning,
+                              "EnsureFinalizerError", message);
+    }
+    return makeError(finalized.error().reason, message);
+  }
+  if (objectResourceVersion(finalized.value()) != objectResourceVersion(federated_object)) {
+    // The reconcile goes on with the patched object, so the patch's echo needs no reconcile.
+    context.written_objects.record(names.federated.key(), objectResourceVersion(federated_object),
+                                   finalized.value(), /*acted_on=*/true);
+  }
+  ObjectPtr federated_namespace;
+  if (context.type.targetNamespaced()) {
+    federated_namespace = context.host_informers.federatedNamespace(names.federated.ns);
+  }
+  return propagate(context, finalized.value(), names, federated_namespace.get());
+}
+
+}  // namespace
+
+ReconcileResult reconcileKey(SyncContext& context, const std::string& key,
+                             const std::function<bool()>& synced) {
+  if (!synced()) {
+    return ReconcileStatus::kNotSynced;
+  }
+  const std::optional<ResolvedEventKey> names =
+      resolveEventKey(key, context.type.target_is_namespace, context.type.kubefed_namespace);
+  if (!names) {
+    return ReconcileStatus::kOk;
+  }
+  const ObjectPtr federated = context.written_objects.newest(
+      names->federated.key(), context.host_informers.federatedObject(names->federated.key()));
+  if (!federated) {
+    return names->possible_orphan ? releaseOrphans(context, names->target)
+                                  : ReconcileResult(ReconcileStatus::kOk);
+  }
+  const SteadyTime start = context.clock.now();
+  ReconcileResult result = reconcileFederated(context, *federated, *names);
+  const Duration elapsed = context.clock.now() - start;
+  metrics::observeFederatedReconcile(elapsed);
+  if (elapsed > std::chrono::seconds(10)) {
+    spdlog::debug("Reconcile of {} {} took {}ms", context.type.federated_type.kind, key,
+                  std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count());
+  }
+  return result;
+}
+
+}  // namespace kf::sync
