@@ -28,7 +28,6 @@ Result<std::string> clusterName(const Json& reference, const FieldPath& path) {
   return reader.string("name");
 }
 
-
 Result<ClusterOverride> readClusterOverride(const Json& json, const FieldPath& path) {
   KF_TRY(reader, ObjectReader::open(json, path));
   ClusterOverride out;

@@ -15,8 +15,8 @@
 #include "federation/crdgen/names.h"
 #include "federation/crdgen/type_config.h"
 #include "federation/crdgen/yaml_json.h"
-#include "sync/plan/propagated_versions.h"
 #include "sync/controller/sync_controller.h"
+#include "sync/plan/propagated_versions.h"
 
 namespace kf::kubefedctl {
 namespace {

@@ -12,8 +12,8 @@
 #include <thread>
 
 #include "sync/controller/federated_deletion.h"
-#include "sync/plan/managed_label.h"
 #include "sync/controller/propagation_pass.h"
+#include "sync/plan/managed_label.h"
 #include "tests/support/fake_api_server.h"
 #include "tests/support/fake_clock.h"
 #include "tests/support/fake_event_recorder.h"
