@@ -1,7 +1,5 @@
 #include "apis/meta/name_validation.h"
 
-#include <arpa/inet.h>
-
 #include <regex>
 
 namespace kf::meta {
@@ -85,12 +83,6 @@ ErrorList validateDns1123Subdomain(std::string_view value, const FieldPath& path
 
 ErrorList validateDns1035Label(std::string_view value, const FieldPath& path) {
   return toFieldErrors(value, path, dns1035LabelErrors(value));
-}
-
-bool isValidIp(std::string_view value) {
-  const std::string text(value);
-  unsigned char buf[sizeof(struct in6_addr)];
-  return inet_pton(AF_INET, text.c_str(), buf) == 1 || inet_pton(AF_INET6, text.c_str(), buf) == 1;
 }
 
 }  // namespace kf::meta

@@ -19,9 +19,6 @@ std::vector<std::string> dns1035LabelErrors(std::string_view value);
 ErrorList validateDns1123Subdomain(std::string_view value, const FieldPath& path);
 ErrorList validateDns1035Label(std::string_view value, const FieldPath& path);
 
-// net.ParseIP: dotted IPv4 or IPv6 text (no brackets, no zone).
-bool isValidIp(std::string_view value);
-
 }  // namespace kf::meta
 
 namespace kf::meta {

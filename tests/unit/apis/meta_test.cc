@@ -85,13 +85,6 @@ TEST(NameValidationTest, Dns1035LabelMessageIsKubernetes) {
   EXPECT_EQ(dns1035LabelErrors(std::string(64, 'a')).size(), 1u);
 }
 
-TEST(NameValidationTest, IpLiterals) {
-  EXPECT_TRUE(isValidIp("192.0.2.219"));
-  EXPECT_TRUE(isValidIp("2001:db8:25a4:8d2::1"));
-  EXPECT_FALSE(isValidIp("192.0.2..161"));
-  EXPECT_FALSE(isValidIp("2001:db8:25a4::8d2::1"));
-}
-
 struct DurationCase {
   std::string text;
   std::int64_t nanos;
