@@ -2,6 +2,8 @@
 
 #include <regex>
 
+#include "apis/meta/join.h"
+
 namespace kf::meta {
 namespace {
 
@@ -41,13 +43,6 @@ bool fullMatch(std::string_view value, const std::string& pattern) {
   return std::regex_match(value.begin(), value.end(), cached);
 }
 
-ErrorList toFieldErrors(std::string_view value, const FieldPath& path,
-                        const std::vector<std::string>& messages) {
-  ErrorList errors;
-  for (const auto& msg : messages) errors.push_back(invalid(path, BadValue::quoted(value), msg));
-  return errors;
-}
-
 }  // namespace
 
 std::vector<std::string> dns1123SubdomainErrors(std::string_view value) {
@@ -77,12 +72,12 @@ std::vector<std::string> dns1035LabelErrors(std::string_view value) {
   return errors;
 }
 
+// KubeFed reports a name that breaks both rules (too long and malformed) as one error, its
+// messages joined by ",".
 ErrorList validateDns1123Subdomain(std::string_view value, const FieldPath& path) {
-  return toFieldErrors(value, path, dns1123SubdomainErrors(value));
-}
-
-ErrorList validateDns1035Label(std::string_view value, const FieldPath& path) {
-  return toFieldErrors(value, path, dns1035LabelErrors(value));
+  const auto messages = dns1123SubdomainErrors(value);
+  if (messages.empty()) return {};
+  return {invalid(path, BadValue::quoted(value), joinWith(messages, ","))};
 }
 
 }  // namespace kf::meta

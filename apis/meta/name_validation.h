@@ -15,9 +15,9 @@ std::vector<std::string> dns1123SubdomainErrors(std::string_view value);
 // Empty when valid; otherwise the messages IsDNS1035Label returns.
 std::vector<std::string> dns1035LabelErrors(std::string_view value);
 
-// One Invalid error per message, with the value quoted.
+// Nothing when valid; otherwise one Invalid error, the value quoted and the messages joined by
+// "," (as KubeFed reports them).
 ErrorList validateDns1123Subdomain(std::string_view value, const FieldPath& path);
-ErrorList validateDns1035Label(std::string_view value, const FieldPath& path);
 
 }  // namespace kf::meta
 
