@@ -356,10 +356,13 @@ Json e2eKubeFedConfig(const std::string& name, Json spec) {
 // not defaulted), and a scope change is refused, all with KubeFed's messages.
 TEST_F(WebhookE2ETest, KubeFedConfigsAreDefaultedAndValidatedWithKubeFedsMessages) {
   const std::string collection = kubefedPath(ns(), "kubefedconfigs");
-  auto created = send("POST", collection,
-                      e2eKubeFedConfig("kubefed", {{"scope", "Cluster"},
-                                                   {"leaderElect", {{"leaseDuration", "30s"}}}}),
-                      false);
+  // What the user set is kept, but written as Go writes durations: KubeFed's defaulter
+  // re-marshals the spec it defaulted.
+  auto created =
+      send("POST", collection,
+           e2eKubeFedConfig(
+               "kubefed", {{"scope", "Cluster"}, {"leaderElect", {{"leaseDuration", "60000ms"}}}}),
+           false);
   ASSERT_TRUE(created) << created.error().describe();
   ResourceClient configs(*host_, kKubeFedConfigs, ns());
   auto stored = configs.get("kubefed");
@@ -367,7 +370,7 @@ TEST_F(WebhookE2ETest, KubeFedConfigsAreDefaultedAndValidatedWithKubeFedsMessage
   EXPECT_EQ(stored.value()["spec"], Json::parse(R"({
     "scope": "Cluster",
     "controllerDuration": {"availableDelay": "20s", "unavailableDelay": "1m0s"},
-    "leaderElect": {"leaseDuration": "30s", "renewDeadline": "10s", "retryPeriod": "5s",
+    "leaderElect": {"leaseDuration": "1m0s", "renewDeadline": "10s", "retryPeriod": "5s",
                     "resourceLock": "configmaps"},
     "featureGates": [{"name": "PushReconciler", "configuration": "Enabled"},
                      {"name": "RawResourceStatusCollection", "configuration": "Disabled"},

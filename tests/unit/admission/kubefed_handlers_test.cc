@@ -609,6 +609,37 @@ TEST(DefaulterTest, CompleteConfigIsAllowedWithoutAPatch) {
   EXPECT_EQ(patchOf(sorted)[0]["value"], defaultedSpec());
 }
 
+// Verifies that once defaulting adds anything, every duration of the spec is written back as Go's
+// Duration.String() writes it, as KubeFed's re-marshalled spec has them; a config defaulting does
+// not change keeps the user's text.
+TEST(DefaulterTest, AChangedSpecHasEveryDurationInGoForm) {
+  Json spec = defaultedSpec();
+  spec["controllerDuration"] = {{"availableDelay", "1500ms"}, {"unavailableDelay", "60s"}};
+  spec["leaderElect"]["leaseDuration"] = "3600s";
+  spec["leaderElect"]["renewDeadline"] = "0.5m";
+  spec["leaderElect"]["retryPeriod"] = "2000000us";
+  spec["clusterHealthCheck"]["period"] = "90m";
+  spec["clusterHealthCheck"]["timeout"] = "1h1s";
+  const Json unchanged = respond(defaultKubeFedConfigRequest,
+                                 test::requestFor("kubefedconfigs", "CREATE", kubeFedConfig(spec)));
+  EXPECT_TRUE(unchanged.value("allowed", false));
+  EXPECT_FALSE(unchanged.contains("patch")) << unchanged.dump();
+
+  spec["statusController"].erase("maxConcurrentReconciles");
+  const Json response = respond(defaultKubeFedConfigRequest,
+                                test::requestFor("kubefedconfigs", "CREATE", kubeFedConfig(spec)));
+  Json expected = defaultedSpec();
+  expected["controllerDuration"] = {{"availableDelay", "1.5s"}, {"unavailableDelay", "1m0s"}};
+  expected["leaderElect"]["leaseDuration"] = "1h0m0s";
+  expected["leaderElect"]["renewDeadline"] = "30s";
+  expected["leaderElect"]["retryPeriod"] = "2s";
+  expected["clusterHealthCheck"]["period"] = "1h30m0s";
+  expected["clusterHealthCheck"]["timeout"] = "1h0m1s";
+  const Json patch = patchOf(response);
+  ASSERT_EQ(patch.size(), 1u) << patch.dump();
+  EXPECT_EQ(patch[0]["value"], expected);
+}
+
 // --- What every handler lets through, and what none can decode -----------------------------------
 
 struct HandlerCase {
