@@ -2,6 +2,7 @@
 
 #include "apis/core/validation.h"
 #include "apis/meta/ascii.h"
+#include "apis/meta/join.h"
 #include "apis/meta/name_validation.h"
 
 namespace kf::core {
@@ -46,11 +47,9 @@ ErrorList validateFederatedApiResource(const ApiResource& resource, const FieldP
 ErrorList validateRequiredLabel(std::string_view value, std::string_view shown,
                                 const FieldPath& path) {
   if (value.empty()) return {meta::required(path)};
-  ErrorList errors;
-  for (const auto& msg : meta::dns1035LabelErrors(value)) {
-    errors.push_back(meta::invalid(path, meta::BadValue::quoted(shown), msg));
-  }
-  return errors;
+  const auto messages = meta::dns1035LabelErrors(value);
+  if (messages.empty()) return {};
+  return {meta::invalid(path, meta::BadValue::quoted(shown), joinWith(messages, ","))};
 }
 
 }  // namespace

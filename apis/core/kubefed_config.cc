@@ -275,4 +275,28 @@ void setKubeFedConfigDefaults(KubeFedConfig& config) {
   setDefault(spec.status_controller->max_concurrent_reconciles, std::int64_t{1});
 }
 
+namespace {
+
+void useGoText(std::optional<Duration>& duration) {
+  if (duration) duration->setValue(duration->value());  // forgets the text it was read from
+}
+
+}  // namespace
+
+void useGoDurationText(KubeFedConfigSpec& spec) {
+  if (auto& delays = spec.controller_duration) {
+    useGoText(delays->available_delay);
+    useGoText(delays->unavailable_delay);
+  }
+  if (auto& elect = spec.leader_elect) {
+    useGoText(elect->lease_duration);
+    useGoText(elect->renew_deadline);
+    useGoText(elect->retry_period);
+  }
+  if (auto& health = spec.cluster_health_check) {
+    useGoText(health->period);
+    useGoText(health->timeout);
+  }
+}
+
 }  // namespace kf::core

@@ -97,4 +97,8 @@ const std::vector<FeatureGateDefault>& knownFeatureGates();
 // list with its default, then sorts the list by name.
 void setKubeFedConfigDefaults(KubeFedConfig& config);
 
+// Every duration of the spec as Go's Duration.String() writes it ("60s" -> "1m0s"): KubeFed's
+// defaulter marshals the whole spec it defaulted, so the spec it writes back reads so.
+void useGoDurationText(KubeFedConfigSpec& spec);
+
 }  // namespace kf::core

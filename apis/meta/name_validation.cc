@@ -1,9 +1,9 @@
 #include "apis/meta/name_validation.h"
 
-#include <arpa/inet.h>
-
 #include <algorithm>
 #include <regex>
+
+#include "apis/meta/join.h"
 
 namespace kf::meta {
 namespace {
@@ -43,13 +43,6 @@ bool fullMatch(std::string_view value, const std::string& pattern) {
     cached_pattern = pattern;
   }
   return std::regex_match(value.begin(), value.end(), cached);
-}
-
-ErrorList toFieldErrors(std::string_view value, const FieldPath& path,
-                        const std::vector<std::string>& messages) {
-  ErrorList errors;
-  for (const auto& msg : messages) errors.push_back(invalid(path, BadValue::quoted(value), msg));
-  return errors;
 }
 
 constexpr std::size_t kQualifiedNameMaxLength = 63;
@@ -148,18 +141,12 @@ std::vector<std::string> labelValueErrors(std::string_view value) {
   return errors;
 }
 
+// KubeFed reports a name that breaks both rules (too long and malformed) as one error, its
+// messages joined by ",".
 ErrorList validateDns1123Subdomain(std::string_view value, const FieldPath& path) {
-  return toFieldErrors(value, path, dns1123SubdomainErrors(value));
-}
-
-ErrorList validateDns1035Label(std::string_view value, const FieldPath& path) {
-  return toFieldErrors(value, path, dns1035LabelErrors(value));
-}
-
-bool isValidIp(std::string_view value) {
-  const std::string text(value);
-  unsigned char buf[sizeof(struct in6_addr)];
-  return inet_pton(AF_INET, text.c_str(), buf) == 1 || inet_pton(AF_INET6, text.c_str(), buf) == 1;
+  const auto messages = dns1123SubdomainErrors(value);
+  if (messages.empty()) return {};
+  return {invalid(path, BadValue::quoted(value), joinWith(messages, ","))};
 }
 
 }  // namespace kf::meta

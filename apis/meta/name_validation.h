@@ -20,12 +20,9 @@ std::vector<std::string> dns1035LabelErrors(std::string_view value);
 std::vector<std::string> qualifiedNameErrors(std::string_view value);
 std::vector<std::string> labelValueErrors(std::string_view value);
 
-// One Invalid error per message, with the value quoted.
+// Nothing when valid; otherwise one Invalid error, the value quoted and the messages joined by
+// "," (as KubeFed reports them).
 ErrorList validateDns1123Subdomain(std::string_view value, const FieldPath& path);
-ErrorList validateDns1035Label(std::string_view value, const FieldPath& path);
-
-// net.ParseIP: dotted IPv4 or IPv6 text (no brackets, no zone).
-bool isValidIp(std::string_view value);
 
 }  // namespace kf::meta
 

@@ -70,9 +70,10 @@ AdmissionResponse defaultKubeFedConfigRequest(const AdmissionRequest& request) {
   if (!config) return badRequest(config.error().message);
   core::KubeFedConfig defaulted = config.value();
   core::setKubeFedConfigDefaults(defaulted);
-  Json spec = defaulted.spec.toJson();
-  if (spec == config.value().spec.toJson()) return allowed();
-  return patched(Json::array({{{"op", "replace"}, {"path", "/spec"}, {"value", std::move(spec)}}}));
+  if (defaulted.spec.toJson() == config.value().spec.toJson()) return allowed();
+  core::useGoDurationText(defaulted.spec);
+  return patched(
+      Json::array({{{"op", "replace"}, {"path", "/spec"}, {"value", defaulted.spec.toJson()}}}));
 }
 
 }  // namespace kf::admission

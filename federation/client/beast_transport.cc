@@ -584,7 +584,7 @@ Result<TransportPtr> makeTransport(const RestConfig& config) {
     endpoint.tls_context = std::move(context);
   }
   endpoint.verify_name =
-      config.tls.server_name.empty() ? endpoint.server.host : config.tls.server_name;
+      tlsServerName(config.tls.server_name.empty() ? endpoint.server.host : config.tls.server_name);
   endpoint.verify_hostname = config.tls.verify_hostname;
   endpoint.connect_timeout = config.connect_timeout;
   return std::make_unique<BeastTransport>(std::move(endpoint));

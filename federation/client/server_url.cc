@@ -4,6 +4,8 @@
 
 #include <charconv>
 
+#include "apis/meta/ascii.h"
+
 namespace kf {
 namespace {
 
@@ -24,6 +26,11 @@ std::string ServerUrl::authority() const {
   return bracketed + ":" + port;
 }
 
+std::string tlsServerName(std::string_view host) {
+  if (!host.empty() && host.back() == '.') host.remove_suffix(1);
+  return std::string(host);
+}
+
 bool isIpLiteral(const std::string& host) {
   unsigned char buffer[sizeof(struct in6_addr)];
   return inet_pton(AF_INET, host.c_str(), buffer) == 1 ||
@@ -34,7 +41,7 @@ Result<ServerUrl> parseServerUrl(const std::string& url) {
   ServerUrl parsed;
   std::string rest = url;
   if (const auto scheme_end = rest.find("://"); scheme_end != std::string::npos) {
-    parsed.scheme = rest.substr(0, scheme_end);
+    parsed.scheme = toLower(rest.substr(0, scheme_end));  // schemes ignore case, as in Go
     rest = rest.substr(scheme_end + 3);
   } else {
     parsed.scheme = "https";
@@ -45,6 +52,9 @@ Result<ServerUrl> parseServerUrl(const std::string& url) {
   }
   const auto path_start = rest.find('/');
   std::string authority = rest.substr(0, path_start);
+  // Go's URL drops user information from the host it dials; credentials come from the
+  // kubeconfig or the cluster's Secret.
+  if (const auto at = authority.rfind('@'); at != std::string::npos) authority.erase(0, at + 1);
   if (path_start != std::string::npos) {
     parsed.path_prefix = rest.substr(path_start);
     while (!parsed.path_prefix.empty() && parsed.path_prefix.back() == '/') {

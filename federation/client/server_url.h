@@ -2,6 +2,7 @@
 // The parts of an API server (or proxy) URL the transport needs.
 
 #include <string>
+#include <string_view>
 
 #include "apis/meta/api_error.h"
 
@@ -19,7 +20,13 @@ struct ServerUrl {
 };
 
 // Accepts "https://h", "https://h:6443/prefix/", "http://[::1]:8080"; a bare "h:6443" gets https.
+// The scheme may be in any case; user information before the host is dropped.
 Result<ServerUrl> parseServerUrl(const std::string& url);
+
+// The name a TLS client sends (SNI) and checks the certificate against for `host`: without the
+// trailing dot of a fully qualified name, as Go's TLS client sends and checks it (Go servers,
+// kube-apiserver among them, refuse a ClientHello whose server name ends in a dot).
+std::string tlsServerName(std::string_view host);
 
 // True for IPv4 and IPv6 literals: these get no TLS SNI and are verified against IP SANs.
 bool isIpLiteral(const std::string& host);

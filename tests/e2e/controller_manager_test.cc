@@ -16,6 +16,7 @@
 #include "tests/integration/local_clusters.h"
 #include "tests/integration/process.h"
 #include "tests/integration/resources.h"
+#include "tests/support/temp_dir.h"
 
 namespace kf::integration {
 namespace {
@@ -367,9 +368,10 @@ struct CliResult {
   std::string output;
 };
 
-CliResult kubefedctl(const ControlPlane& plane, std::vector<std::string> args) {
-  args.insert(args.end(), {"--kubeconfig", LocalClusters::get().kubeconfigPath(),
-                           "--host-cluster-context", "host", "--kubefed-namespace", plane.ns()});
+CliResult kubefedctl(const ControlPlane& plane, std::vector<std::string> args,
+                     const std::string& kubeconfig = LocalClusters::get().kubeconfigPath()) {
+  args.insert(args.end(), {"--kubeconfig", kubeconfig, "--host-cluster-context", "host",
+                           "--kubefed-namespace", plane.ns()});
   ChildProcess cli(builtBinary("cmd/kubefedctl/kubefedctl"), args);
   CliResult result;
   result.exit_code = cli.wait(seconds(90)).value_or(-1);
@@ -453,6 +455,55 @@ TEST(ControllerManagerTest, JoinedClustersBecomeReadyGoOfflineWhenStoppedAndCome
     auto listed_clusters = clusters.listAll({});
     return listed_clusters && listed_clusters.value().items.empty();
   }));
+}
+
+// The local clusters' kubeconfig with the server of `context` reached through `host` instead of
+// 127.0.0.1, written to `dir`; "" when that server is not on 127.0.0.1.
+std::string kubeconfigReaching(const std::string& context, const std::string& host,
+                               const test::TempDir& dir) {
+  const std::string server = LocalClusters::get().config(context).server;
+  const std::string loopback = "https://127.0.0.1:";
+  const std::string key = "server: ";
+  std::string text = readFile(LocalClusters::get().kubeconfigPath());
+  const auto at = text.find(key + server + "\n");
+  if (server.rfind(loopback, 0) != 0 || at == std::string::npos) return "";
+  text.replace(at + key.size(), server.size(),
+               "https://" + host + ":" + server.substr(loopback.size()));
+  dir.write("kubeconfig", text);
+  return dir.file("kubeconfig");
+}
+
+// Verifies a member whose kubeconfig names its server in upper case (as EKS endpoints are, in
+// upper-case hex) is joined with that endpoint and becomes Ready: host names compare without
+// case in DNS and in TLS (the local members' certificates name "localhost"), and KubeFed has no
+// rule against them.
+TEST(ControllerManagerTest, AMemberJoinedThroughAnUpperCaseHostNameBecomesReady) {
+  ControlPlane plane("kf-cm-upper");
+  plane.writeConfig();
+  auto manager = plane.start();
+  ASSERT_TRUE(manager->waitForLog("Starting cluster controller")) << manager->log();
+  test::TempDir dir;
+  const std::string kubeconfig = kubeconfigReaching("member1", "LOCALHOST", dir);
+  ASSERT_NE(kubeconfig, "") << "member1's server is not https://127.0.0.1:<port>";
+  const auto server = LocalClusters::get().config("member1").server;
+  const std::string endpoint = "https://LOCALHOST" + server.substr(server.rfind(':'));
+
+  auto joined = kubefedctl(
+      plane, {"join", "member1", "--cluster-context", "member1", "--host-cluster-name", plane.ns()},
+      kubeconfig);
+  ASSERT_EQ(joined.exit_code, 0) << joined.output;
+  ResourceClient clusters(plane.host(), kKubeFedClusters, plane.ns());
+  auto cluster = clusters.get("member1");
+  ASSERT_TRUE(cluster) << cluster.error().describe();
+  EXPECT_EQ(cluster.value()["spec"]["apiEndpoint"], endpoint);
+  EXPECT_TRUE(eventually(
+      [&] {
+        auto probed = clusters.get("member1");
+        return probed && conditionStatus(probed.value(), "Ready") == "True";
+      },
+      seconds(30)))
+      << manager->log();
+  unjoin(plane, "member1");
 }
 
 TEST(ControllerManagerTest, FederatedTypeConfigLifecycleStartsAndStopsTheSyncController) {

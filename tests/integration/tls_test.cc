@@ -62,6 +62,34 @@ TEST(TlsTest, InsecureSkipVerifyConnectsWithoutCa) {
   ASSERT_TRUE(listed) << listed.error().describe();
 }
 
+// The local API servers' certificates name "localhost". Names compare without case in TLS, and
+// Go's client neither sends nor checks the trailing dot of a fully qualified name (Go servers
+// refuse a ClientHello whose name ends in one); a scheme is read in any case.
+TEST(TlsTest, ServerNamesMatchTheCertificateWithoutCaseOrTrailingDot) {
+  const RestConfig base = LocalClusters::get().config("host");
+  const std::string loopback = "https://127.0.0.1:";
+  ASSERT_EQ(base.server.rfind(loopback, 0), 0u) << base.server;
+  const std::string port = base.server.substr(loopback.size());
+  for (const std::string& server : {"https://LOCALHOST:" + port, "HTTPS://LocalHost:" + port,
+                                    "https://user@localhost:" + port}) {
+    RestConfig config = base;
+    config.server = server;
+    auto listed = listNamespaces(config);
+    EXPECT_TRUE(listed) << server << ": " << listed.error().describe();
+  }
+  for (const std::string name : {"localhost.", "LOCALHOST"}) {
+    RestConfig config = base;
+    config.tls.server_name = name;
+    auto listed = listNamespaces(config);
+    EXPECT_TRUE(listed) << "server name " << name << ": " << listed.error().describe();
+  }
+  RestConfig other_name = base;
+  other_name.tls.server_name = "localhost.example";
+  auto refused = listNamespaces(other_name);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().reason, Reason::kTlsVerification) << refused.error().describe();
+}
+
 TEST(TlsTest, UnreachableServerIsConnectionFailure) {
   RestConfig config = LocalClusters::get().config("host");
   config.server = "https://127.0.0.1:1";

@@ -241,6 +241,32 @@ INSTANTIATE_TEST_SUITE_P(
                 "spec.federatedType.kind: Invalid value: \"Fed_Kind\": a DNS-1035 label"}),
     [](const auto& test_info) { return test_info.param.name; });
 
+// KubeFed reports a name that is both too long and malformed as one error, the messages joined
+// by ",".
+TEST(FederatedTypeConfigValidationTest, ANameBreakingBothRulesIsOneError) {
+  const std::string plural = "Deployments" + std::string(60, 'x');
+  const std::string group = "Apps" + std::string(250, 'x');
+  FederatedTypeConfig ftc = validFtc();
+  ftc.spec.target_type.plural_name = plural;
+  ftc.spec.target_type.group = group;
+  ftc.spec.target_type.kind = "Deploy.Ment" + std::string(60, 'x');
+  const auto errors = validateFederatedTypeConfigSpec(ftc.spec, meta::FieldPath("spec"));
+  const std::string label_rule =
+      "must be no more than 63 characters,a DNS-1035 label must consist of lower case "
+      "alphanumeric characters or '-', start with an alphabetic character, and end with an "
+      "alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is "
+      "'[a-z]([-a-z0-9]*[a-z0-9])?')";
+  ASSERT_EQ(errors.size(), 3u) << meta::aggregate(errors);
+  EXPECT_THAT(errors[0].message(),
+              HasSubstr("spec.targetType.group: Invalid value: \"" + group +
+                        "\": must be no more than 253 characters,a lowercase RFC 1123 subdomain"));
+  // The kind is checked in lower case and shown as written.
+  EXPECT_EQ(errors[1].message(), "spec.targetType.kind: Invalid value: \"Deploy.Ment" +
+                                     std::string(60, 'x') + "\": " + label_rule);
+  EXPECT_EQ(errors[2].message(),
+            "spec.targetType.pluralName: Invalid value: \"" + plural + "\": " + label_rule);
+}
+
 TEST(FederatedTypeConfigValidationTest, NameMustMatchTarget) {
   FederatedTypeConfig ftc = validFtc();
   ftc.header.metadata["name"] = "deployments";

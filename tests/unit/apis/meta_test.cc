@@ -85,11 +85,19 @@ TEST(NameValidationTest, Dns1035LabelMessageIsKubernetes) {
   EXPECT_EQ(dns1035LabelErrors(std::string(64, 'a')).size(), 1u);
 }
 
-TEST(NameValidationTest, IpLiterals) {
-  EXPECT_TRUE(isValidIp("192.0.2.219"));
-  EXPECT_TRUE(isValidIp("2001:db8:25a4:8d2::1"));
-  EXPECT_FALSE(isValidIp("192.0.2..161"));
-  EXPECT_FALSE(isValidIp("2001:db8:25a4::8d2::1"));
+// KubeFed joins the messages of a name that breaks both rules into one error with ",".
+TEST(NameValidationTest, ANameBreakingBothRulesIsOneErrorWithTheMessagesJoined) {
+  const std::string name = std::string(254, 'a') + "_";
+  const auto errors = validateDns1123Subdomain(name, FieldPath("spec.secretRef.name"));
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(
+      errors[0].message(),
+      "spec.secretRef.name: Invalid value: \"" + name +
+          "\": must be no more than 253 characters,a lowercase RFC 1123 subdomain must "
+          "consist of lower case alphanumeric characters, '-' or '.', and must start and "
+          "end with an alphanumeric character (e.g. 'example.com', regex used for "
+          "validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')");
+  EXPECT_TRUE(validateDns1123Subdomain("member1-token", FieldPath("name")).empty());
 }
 
 struct DurationCase {

@@ -34,6 +34,28 @@ TEST(ServerUrlTest, ParsesBracketedIpv6) {
   EXPECT_FALSE(isIpLiteral("localhost"));
 }
 
+// KubeFedCluster endpoints take any URL Go parses; Go dials such a URL's host as these do.
+TEST(ServerUrlTest, TakesTheSchemeInAnyCaseAndDropsUserInformation) {
+  auto url = parseServerUrl("HTTPS://admin:secret@Member.Example.COM.:6443/prefix");
+  ASSERT_TRUE(url) << url.error().describe();
+  EXPECT_EQ(url.value().scheme, "https");
+  EXPECT_EQ(url.value().host, "Member.Example.COM.");
+  EXPECT_EQ(url.value().authority(), "Member.Example.COM.:6443");
+  EXPECT_EQ(url.value().path_prefix, "/prefix");
+  auto http = parseServerUrl("Http://user@example.com");
+  ASSERT_TRUE(http) << http.error().describe();
+  EXPECT_EQ(http.value().authority(), "example.com:80");
+}
+
+// Go's TLS client neither sends nor checks the dot that ends a fully qualified name, and Go
+// servers refuse a server name that ends in one.
+TEST(ServerUrlTest, TlsServerNameHasNoTrailingDot) {
+  EXPECT_EQ(tlsServerName("member.example.com."), "member.example.com");
+  EXPECT_EQ(tlsServerName("LOCALHOST"), "LOCALHOST");
+  EXPECT_EQ(tlsServerName("127.0.0.1"), "127.0.0.1");
+  EXPECT_EQ(tlsServerName(""), "");
+}
+
 TEST(ServerUrlTest, RejectsBadSchemeAndPort) {
   auto scheme = parseServerUrl("tcp://h:1");
   ASSERT_FALSE(scheme);

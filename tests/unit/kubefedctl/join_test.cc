@@ -102,6 +102,20 @@ TEST_F(JoinTest, DryRunOfAProxiedClusterCarriesTheProxyUrl) {
   EXPECT_EQ(cluster.value()["spec"]["secretRef"], Json({{"name", ""}}));
 }
 
+// Verifies a member whose server name is upper case (EKS endpoints are upper-case hex) is joined
+// with that server as apiEndpoint: KubeFed checks no host name rule.
+TEST_F(JoinTest, DryRunOfAnUpperCaseServerNameKeepsIt) {
+  const std::string eks =
+      "https://964C03D0934F8B3D97FBC6982BD906F4.gr7.us-west-2.eks.amazonaws.com";
+  host_.server.respondNext(textResponse(200, kClusterScopeConfig));
+  host_.server.respondNext(textResponse(404, notFound("kubefedclusters.core.kubefed.io \"m1\"")));
+  noServiceAccountYet();
+  auto cluster =
+      joinCluster(*host_.client, member_.client.get(), dryRun({eks, "", false, ""}), out_, clock_);
+  ASSERT_TRUE(cluster) << cluster.error().message;
+  EXPECT_EQ(cluster.value()["spec"]["apiEndpoint"], eks);
+}
+
 // Verifies a joined cluster (its KubeFedCluster exists) stops join before any write.
 TEST_F(JoinTest, AlreadyJoinedClusterFailsWithWhatToDo) {
   host_.server.respondNext(textResponse(200, kClusterScopeConfig));
@@ -176,6 +190,16 @@ TEST_F(JoinTest, InvalidNamesAndEndpointsFailBeforeAnyRequest) {
   ASSERT_FALSE(proxied);
   EXPECT_NE(proxied.error().message.find("proxy URL scheme must be one of"), std::string::npos)
       << proxied.error().message;
+
+  auto unparsable =
+      joinCluster(*host_.client, nullptr,
+                  dryRun({"https://member.example", "", false, "http://a b"}), out_, clock_);
+  ASSERT_FALSE(unparsable);
+  EXPECT_NE(unparsable.error().message.find(
+                "spec.proxyURL: Invalid value: \"http://a b\": parse \"http://a b\": invalid "
+                "character \" \" in host name"),
+            std::string::npos)
+      << unparsable.error().message;
   EXPECT_TRUE(host_.requests().empty());
 }
 
