@@ -272,6 +272,20 @@ TEST(HelmChartTest, AChangedKubefedConfigRestartsTheControllerManager) {
   EXPECT_NE(checksum("--set controllermanager.featureGates.PushReconciler=Disabled"), defaults);
 }
 
+// The release creates the KubeFedConfig after the Deployment (Helm's order): the controller
+// manager is told to wait for it rather than create a default that Helm's create would collide
+// with. The values' env still applies.
+TEST(HelmChartTest, TheControllerManagerWaitsForTheReleasesKubefedConfig) {
+  for (const std::string set : {"", "--set global.scope=Namespaced"}) {
+    const auto objects = render(set + " --set controllermanager.controller.env.EXTRA=x");
+    const Json& pod = object(objects, "Deployment/kubefed-controller-manager")["spec"]["template"];
+    EXPECT_EQ(pod["spec"]["containers"][0]["env"],
+              Json::parse(R"([{"name": "WAIT_FOR_KUBEFED_CONFIG", "value": "true"},
+                              {"name": "EXTRA", "value": "x"}])"))
+        << set;
+  }
+}
+
 TEST(HelmChartTest, NamespacedScopeKeepsToTheReleaseNamespace) {
   auto objects = render("--set global.scope=Namespaced");
   EXPECT_EQ(object(objects, "KubeFedConfig/kubefed")["spec"].value("scope", ""), "Namespaced");
