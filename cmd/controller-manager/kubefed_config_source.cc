@@ -8,6 +8,7 @@
 #include "apis/core/validation.h"
 #include "federation/client/resource_client.h"
 #include "federation/crdgen/yaml_json.h"
+#include "federation/runtime/interruptible_sleep.h"
 
 namespace kf::manager {
 namespace {
@@ -67,19 +68,47 @@ Result<core::KubeFedConfig> createConfig(ResourceClient& configs, const std::str
   return decode(created.value(), "as created");
 }
 
-Result<core::KubeFedConfig> readApi(RestClient& host, const std::string& ns,
-                                    const std::string& default_scope) {
+// The KubeFedConfig as stored, once it exists. Whoever set WAIT_FOR_KUBEFED_CONFIG creates it:
+// the Helm chart's release does, after the Deployment (Helm creates custom resources last), so a
+// controller manager that created a default one first would fail the install.
+Result<Json> awaitConfig(ResourceClient& configs, const std::string& name, Clock& clock,
+                         const std::stop_token& stop) {
+  spdlog::info("Waiting for KubeFedConfig \"{}\" to be created (WAIT_FOR_KUBEFED_CONFIG=true)",
+               name);
+  const SteadyTime started = clock.now();
+  SteadyTime logged = started;
+  while (sleepUnlessStopped(clock, stop, kKubeFedConfigPollInterval)) {
+    auto existing = configs.get(kKubeFedConfigName);
+    if (existing || !isNotFound(existing.error())) return existing;
+    if (clock.now() - logged >= kKubeFedConfigWaitLogInterval) {
+      logged = clock.now();
+      spdlog::info(
+          "Still waiting for KubeFedConfig \"{}\" after {}s: create it (helm install or upgrade "
+          "of the kubefed chart does), or unset WAIT_FOR_KUBEFED_CONFIG to have a default created",
+          name, std::chrono::duration_cast<std::chrono::seconds>(logged - started).count());
+    }
+  }
+  return makeError(Reason::kCancelled, "stopped while waiting for KubeFedConfig \"" + name + "\"");
+}
+
+Result<core::KubeFedConfig> readApi(RestClient& host, const std::string& ns, const Options& options,
+                                    Clock& clock, const std::stop_token& stop) {
+  const std::string& default_scope = options.default_scope;
+  const std::string name = ns + "/" + kKubeFedConfigName;
   ResourceClient configs(host, kKubeFedConfigs, ns);
   auto existing = configs.get(kKubeFedConfigName);
   if (!existing && isNotFound(existing.error())) {
-    return createConfig(configs, ns, default_scope.empty() ? "Cluster" : default_scope);
+    if (!options.wait_for_kubefed_config) {
+      return createConfig(configs, ns, default_scope.empty() ? "Cluster" : default_scope);
+    }
+    existing = awaitConfig(configs, name, clock, stop);
+    if (!existing && existing.error().reason == Reason::kCancelled) return existing.error();
   }
   if (!existing) {
-    return makeError(existing.error().reason, "cannot read KubeFedConfig \"" + ns + "/" +
-                                                  kKubeFedConfigName +
-                                                  "\": " + existing.error().describe());
+    return makeError(existing.error().reason,
+                     "cannot read KubeFedConfig \"" + name + "\": " + existing.error().describe());
   }
-  KF_TRY(config, decode(existing.value(), "\"" + ns + "/" + kKubeFedConfigName + "\""));
+  KF_TRY(config, decode(existing.value(), "\"" + name + "\""));
   if (!default_scope.empty() && config.spec.scope != default_scope) {
     // KubeFed's behaviour (spec §2.1 QUIRK): the object is re-created with the new scope, and
     // the new scope takes effect on the next start; this run keeps the old object's settings.
@@ -108,9 +137,10 @@ std::string printedLikeGoErrorList(const meta::ErrorList& errors) {
 }  // namespace
 
 Result<core::KubeFedConfig> obtainKubeFedConfig(RestClient& host, const Options& options,
-                                                const std::string& ns) {
+                                                const std::string& ns, Clock& clock,
+                                                const std::stop_token& stop) {
   Result<core::KubeFedConfig> loaded = options.kubefed_config.empty()
-                                           ? readApi(host, ns, options.default_scope)
+                                           ? readApi(host, ns, options, clock, stop)
                                            : readFile(options.kubefed_config, ns);
   if (!loaded) return loaded;
   core::KubeFedConfig config = std::move(loaded).value();

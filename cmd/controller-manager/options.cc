@@ -109,7 +109,8 @@ std::string givenValue(const std::optional<T>& value) {
 
 }  // namespace
 
-Result<Options> parseOptions(const std::vector<std::string>& args, const char* default_scope_env) {
+Result<Options> parseOptions(const std::vector<std::string>& args, const char* default_scope_env,
+                             const char* wait_for_config_env) {
   Options o;
   RawFlags raw;
   cli::FlagSet flags;
@@ -164,6 +165,12 @@ Result<Options> parseOptions(const std::vector<std::string>& args, const char* d
     return makeError(Reason::kBadConfig, "invalid DEFAULT_KUBEFED_SCOPE \"" + o.default_scope +
                                              "\": must be Cluster or Namespaced");
   }
+  const std::string wait = wait_for_config_env == nullptr ? "" : wait_for_config_env;
+  if (!wait.empty() && wait != "true" && wait != "false") {
+    return makeError(Reason::kBadConfig,
+                     "invalid WAIT_FOR_KUBEFED_CONFIG \"" + wait + "\": must be true or false");
+  }
+  o.wait_for_kubefed_config = wait == "true";
   return o;
 }
 

@@ -42,11 +42,15 @@ struct Options {
 
   // DEFAULT_KUBEFED_SCOPE from the environment: "", "Cluster" or "Namespaced".
   std::string default_scope;
+  // WAIT_FOR_KUBEFED_CONFIG=true from the environment (beyond KubeFed; the Helm chart sets it):
+  // someone else creates the KubeFedConfig, so an absent one is waited for, never created.
+  bool wait_for_kubefed_config = false;
 };
 
-// Parses argv (without the program name) and the environment variable DEFAULT_KUBEFED_SCOPE.
-// Errors name the flag and the bad value.
-Result<Options> parseOptions(const std::vector<std::string>& args, const char* default_scope_env);
+// Parses argv (without the program name) and the environment variables DEFAULT_KUBEFED_SCOPE and
+// WAIT_FOR_KUBEFED_CONFIG (null when unset). Errors name the flag or variable and the bad value.
+Result<Options> parseOptions(const std::vector<std::string>& args, const char* default_scope_env,
+                             const char* wait_for_config_env = nullptr);
 
 // "--name=value" for every flag, for the V(1) startup log line (no secrets are flags).
 std::string describeFlags(const Options& options);

@@ -157,7 +157,8 @@ int runControllerManager(const std::vector<std::string>& args) {
   SignalWaiter signals;  // first, so that every later thread inherits the blocked mask
   // Until the flags are read, anything logged goes to stderr, as klog's.
   (void)cli::setUpLogging({});
-  auto parsed = parseOptions(args, std::getenv("DEFAULT_KUBEFED_SCOPE"));
+  auto parsed = parseOptions(args, std::getenv("DEFAULT_KUBEFED_SCOPE"),
+                             std::getenv("WAIT_FOR_KUBEFED_CONFIG"));
   if (!parsed) {
     std::cerr << "Error: " << parsed.error().message << "\n" << usage();
     return kExitBadFlags;
@@ -187,7 +188,15 @@ int runControllerManager(const std::vector<std::string>& args) {
   auto startup_client = RestClient::create(host_config.value(), realClock());
   if (!startup_client) return fatal(startup_client.error().message);
 
-  auto kubefed_config = obtainKubeFedConfig(*startup_client.value(), options, ns.value());
+  // From here a signal stops the process: also while it waits for its KubeFedConfig.
+  std::stop_source stop;
+  signals.start(stop);
+  auto kubefed_config = obtainKubeFedConfig(*startup_client.value(), options, ns.value(),
+                                            realClock(), stop.get_token());
+  if (!kubefed_config && kubefed_config.error().reason == Reason::kCancelled) {
+    spdlog::info("{}", kubefed_config.error().message);
+    return 0;
+  }
   if (!kubefed_config) {
     if (kubefed_config.error().reason == Reason::kInvalid) {
       reportInvalidConfig(*startup_client.value(), ns.value(), kubefed_config.error().message);
@@ -208,8 +217,6 @@ int runControllerManager(const std::vector<std::string>& args) {
 
   // Configured: ready to lead or to stand by.
   ready.set(true);
-  std::stop_source stop;
-  signals.start(stop);
   // Standby replicas watch too: one that started with an old config would lead with it.
   std::optional<ConfigChangeWatch> config_watch;
   if (options.kubefed_config.empty()) {

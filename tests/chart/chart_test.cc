@@ -1,6 +1,7 @@
 // charts/kubefed rendered by helm (lint, template) for both scopes and with cert-manager: the
 // objects and values of spec section 4, the image hack/build-image.sh builds, no third-party
-// image, and RBAC without rules the controller does not use.
+// image, pods that Pod Security "restricted" admits, and RBAC without rules the controller does
+// not use.
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -140,9 +141,6 @@ TEST(HelmChartTest, ClusterScopeRendersKubefedsObjects) {
   object(objects, "ClusterRole/kubefed-role");
   object(objects, "ClusterRoleBinding/kubefed-rolebinding");
   object(objects, "Role/kubefed-config-role");
-  for (const char* role : {"kubefed-admin", "kubefed-edit", "kubefed-view"}) {
-    object(objects, std::string("ClusterRole/") + role);
-  }
   const Json& secret = object(objects, "Secret/kubefed-admission-webhook-serving-cert");
   EXPECT_EQ(secret.value("type", ""), "kubernetes.io/tls");
 
@@ -172,6 +170,66 @@ TEST(HelmChartTest, ClusterScopeRendersKubefedsObjects) {
     EXPECT_EQ(document["metadata"].value("namespace", ""), kNs) << key;
   }
   EXPECT_EQ(type_configs, 10);
+}
+
+// KubeFed's controller.annotations and webhook.annotations annotate the Deployments, not their
+// pods: tools keyed on Deployment annotations see them, and changing one rolls no pod.
+TEST(HelmChartTest, AnnotationValuesGoOnTheDeployments) {
+  auto objects =
+      render(R"(--set 'controllermanager.controller.annotations.example\.com/owner=federation' )"
+             R"(--set 'controllermanager.webhook.annotations.example\.com/owner=admission')");
+  for (const auto& [key, owner] :
+       std::map<std::string, std::string>{{"Deployment/kubefed-controller-manager", "federation"},
+                                          {"Deployment/kubefed-admission-webhook", "admission"}}) {
+    const Json& deployment = object(objects, key);
+    EXPECT_EQ(deployment["metadata"].value("annotations", Json::object()),
+              (Json{{"example.com/owner", owner}}))
+        << key;
+    const Json pod_annotations =
+        deployment["spec"]["template"]["metadata"].value("annotations", Json::object());
+    EXPECT_FALSE(pod_annotations.contains("example.com/owner")) << key << " " << pod_annotations;
+  }
+  // without the values, no annotations at all on the Deployments (as KubeFed's chart)
+  for (const auto& [key, document] : render()) {
+    if (document.value("kind", "") != "Deployment") continue;
+    EXPECT_FALSE(document["metadata"].contains("annotations")) << key;
+  }
+}
+
+// Every pod of the chart is admitted by a namespace that enforces Pod Security "restricted".
+// The node tests run it in one; this checks each field the chart relies on.
+TEST(HelmChartTest, EveryPodMeetsPodSecurityRestricted) {
+  for (const std::string set :
+       {"", "--set global.scope=Namespaced", "--set controllermanager.certManager.enabled=true"}) {
+    int deployments = 0;
+    for (const auto& [key, document] : render(set)) {
+      if (document.value("kind", "") != "Deployment") continue;
+      ++deployments;
+      const Json& pod = document["spec"]["template"]["spec"];
+      const std::string where = set + " " + key;
+      EXPECT_EQ(pod["securityContext"], Json::parse(R"({"runAsUser": 1001, "runAsNonRoot": true,
+                                                 "seccompProfile": {"type": "RuntimeDefault"}})"))
+          << where;
+      for (const char* host : {"hostNetwork", "hostPID", "hostIPC"}) {
+        EXPECT_FALSE(pod.value(host, false)) << where << " " << host;
+      }
+      for (const Json& volume : pod.value("volumes", Json::array())) {
+        EXPECT_TRUE(volume.contains("secret")) << where << " " << volume;
+      }
+      ASSERT_FALSE(pod.value("containers", Json::array()).empty()) << where;
+      EXPECT_FALSE(pod.contains("initContainers")) << where;
+      for (const Json& container : pod["containers"]) {
+        EXPECT_EQ(container["securityContext"],
+                  Json::parse(R"({"allowPrivilegeEscalation": false, "readOnlyRootFilesystem": true,
+                                  "capabilities": {"drop": ["ALL"]}})"))
+            << where << " " << container.value("name", "");
+        for (const Json& port : container.value("ports", Json::array())) {
+          EXPECT_FALSE(port.contains("hostPort")) << where;
+        }
+      }
+    }
+    EXPECT_EQ(deployments, 2) << set;
+  }
 }
 
 TEST(HelmChartTest, KubefedConfigHasKubefedsDefaultsAndTakesValues) {
@@ -214,6 +272,20 @@ TEST(HelmChartTest, AChangedKubefedConfigRestartsTheControllerManager) {
   EXPECT_NE(checksum("--set controllermanager.featureGates.PushReconciler=Disabled"), defaults);
 }
 
+// The release creates the KubeFedConfig after the Deployment (Helm's order): the controller
+// manager is told to wait for it rather than create a default that Helm's create would collide
+// with. The values' env still applies.
+TEST(HelmChartTest, TheControllerManagerWaitsForTheReleasesKubefedConfig) {
+  for (const std::string set : {"", "--set global.scope=Namespaced"}) {
+    const auto objects = render(set + " --set controllermanager.controller.env.EXTRA=x");
+    const Json& pod = object(objects, "Deployment/kubefed-controller-manager")["spec"]["template"];
+    EXPECT_EQ(pod["spec"]["containers"][0]["env"],
+              Json::parse(R"([{"name": "WAIT_FOR_KUBEFED_CONFIG", "value": "true"},
+                              {"name": "EXTRA", "value": "x"}])"))
+        << set;
+  }
+}
+
 TEST(HelmChartTest, NamespacedScopeKeepsToTheReleaseNamespace) {
   auto objects = render("--set global.scope=Namespaced");
   EXPECT_EQ(object(objects, "KubeFedConfig/kubefed")["spec"].value("scope", ""), "Namespaced");
@@ -221,8 +293,9 @@ TEST(HelmChartTest, NamespacedScopeKeepsToTheReleaseNamespace) {
   EXPECT_EQ(object(objects, "Role/kubefed-role")["metadata"].value("namespace", ""), kNs);
   EXPECT_EQ(object(objects, "RoleBinding/kubefed-rolebinding")["roleRef"].value("kind", ""),
             "Role");
-  for (const char* role : {"kubefed-admin", "kubefed-edit", "kubefed-view"}) {
-    object(objects, std::string("ClusterRole/") + role + ":" + kNs);
+  for (const auto& [key, document] : objects) {
+    EXPECT_EQ(key.find("ClusterRole/kubefed-"), std::string::npos)
+        << "a Namespaced install widens the cluster-wide roles: " << key;
   }
   const std::string suffix = std::string("-") + kNs;
   for (const std::string& key :
@@ -279,6 +352,31 @@ TEST(HelmChartTest, ControllerRbacGrantsOnlyWhatTheControllerUses) {
   }
 }
 
+// KubeFed's kubefed-admin/edit/view, aggregated into the default roles, in Cluster scope only
+// (NamespacedScopeKeepsToTheReleaseNamespace checks there are none there). edit adds patch
+// (README, "Where the chart differs").
+TEST(HelmChartTest, AggregatedRolesAreKubefeds) {
+  const auto objects = render();
+  const std::map<std::string, Json> verbs = {
+      {"admin", Json::parse(R"(["*"])")},
+      {"edit", Json::parse(R"(["get", "watch", "list", "create", "update", "patch", "delete"])")},
+      {"view", Json::parse(R"(["get", "watch", "list"])")}};
+  for (const auto& [role, expected] : verbs) {
+    const Json& cluster_role = object(objects, "ClusterRole/kubefed-" + role);
+    EXPECT_EQ(
+        cluster_role["metadata"]["labels"],
+        (Json{{"api", "kubefed"}, {"rbac.authorization.k8s.io/aggregate-to-" + role, "true"}}))
+        << role;
+    ASSERT_EQ(cluster_role.value("rules", Json::array()).size(), 1u) << role;
+    const Json& rule = cluster_role["rules"][0];
+    EXPECT_EQ(rule["apiGroups"],
+              Json::parse(R"(["core.kubefed.io", "scheduling.kubefed.io", "types.kubefed.io"])"))
+        << role;
+    EXPECT_EQ(rule["resources"], Json::parse(R"(["*"])")) << role;
+    EXPECT_EQ(rule["verbs"], expected) << role;
+  }
+}
+
 // The lock rule: KubeFed's ConfigMap by default, and exactly the kinds the KubeFedConfig's
 // resourceLock makes the controller manager write.
 std::set<std::string> lockResources(const std::string& lock) {
@@ -315,17 +413,23 @@ std::vector<Json> rulesFor(const std::map<std::string, Json>& objects, const std
   return out;
 }
 
-TEST(HelmChartTest, RspControllerWatchesPreferencesOnlyWhileItsGateIsEnabled) {
-  const auto objects = render("");
-  const auto rules = rulesFor(objects, "ClusterRole/kubefed-role", "scheduling.kubefed.io");
-  ASSERT_EQ(rules.size(), 1u);
-  EXPECT_EQ(rules[0]["resources"], Json::parse(R"(["replicaschedulingpreferences"])"));
-  EXPECT_EQ(rules[0]["verbs"], Json::parse(R"(["watch","list"])"));
-  const auto namespaced = render("--set global.scope=Namespaced");
-  EXPECT_EQ(rulesFor(namespaced, "Role/kubefed-role", "scheduling.kubefed.io").size(), 1u);
-  const auto disabled =
-      render("--set controllermanager.featureGates.SchedulerPreferences=Disabled");
-  EXPECT_TRUE(rulesFor(disabled, "ClusterRole/kubefed-role", "scheduling.kubefed.io").empty());
+// The RSP controller's informer may list and watch ReplicaSchedulingPreferences also when the
+// values disable its gate: the gate can be enabled later in the KubeFedConfig itself, and the
+// controller manager restarts with it (KubeFed grants its rule always, too).
+TEST(HelmChartTest, RspControllerMayWatchPreferencesWhateverTheGateSays) {
+  for (const std::string set :
+       {"", "--set controllermanager.featureGates.SchedulerPreferences=Enabled",
+        "--set controllermanager.featureGates.SchedulerPreferences=Disabled"}) {
+    for (const std::string& scope :
+         {std::string(), std::string(" --set global.scope=Namespaced")}) {
+      const auto objects = render(set + scope);
+      const std::string role = scope.empty() ? "ClusterRole/kubefed-role" : "Role/kubefed-role";
+      const auto rules = rulesFor(objects, role, "scheduling.kubefed.io");
+      ASSERT_EQ(rules.size(), 1u) << set << scope;
+      EXPECT_EQ(rules[0]["resources"], Json::parse(R"(["replicaschedulingpreferences"])"));
+      EXPECT_EQ(rules[0]["verbs"], Json::parse(R"(["watch","list"])"));
+    }
+  }
 }
 
 }  // namespace

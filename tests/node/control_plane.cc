@@ -116,17 +116,6 @@ bool clusterReady(const std::string& name) {
   return false;
 }
 
-// kubectl `verb` -f <a file holding yaml>
-CommandResult kubectlWithYaml(const std::string& context, const std::string& verb,
-                              const std::string& yaml) {
-  const auto file = std::filesystem::temp_directory_path() /
-                    ("kubefed-node-test-" + std::to_string(getpid()) + ".yaml");
-  { std::ofstream(file) << yaml; }
-  CommandResult result = kubectl(context, verb + " -f " + quoted(file.string()));
-  std::filesystem::remove(file);
-  return result;
-}
-
 // Whether the API server reaches the webhook: a server-side dry run of an invalid KubeFedCluster
 // is denied by it (rather than failing to call it).
 bool webhookAnswers(std::string* answer) {
@@ -217,10 +206,28 @@ Json getObject(const std::string& context, const std::string& resource, const st
   return object ? std::move(object).value() : Json();
 }
 
+CommandResult kubectlWithYaml(const std::string& context, const std::string& verb,
+                              const std::string& yaml) {
+  const auto file = std::filesystem::temp_directory_path() /
+                    ("kubefed-node-test-" + std::to_string(getpid()) + ".yaml");
+  { std::ofstream(file) << yaml; }
+  CommandResult result = kubectl(context, verb + " -f " + quoted(file.string()));
+  std::filesystem::remove(file);
+  return result;
+}
+
 bool applyYaml(const std::string& context, const std::string& yaml, std::string* out) {
   CommandResult result = kubectlWithYaml(context, "apply", yaml);
   if (out != nullptr) *out = result.output;
   return result.status == 0;
+}
+
+void prepareNamespace() {
+  kubectl("host", std::string("create namespace ") + kNamespace);
+  CommandResult labelled =
+      kubectl("host", std::string("label namespace ") + kNamespace + " name=" + kNamespace +
+                          " pod-security.kubernetes.io/enforce=restricted --overwrite");
+  ASSERT_EQ(labelled.status, 0) << labelled.output;
 }
 
 void ensureInstalled(Scope scope) {
@@ -228,10 +235,7 @@ void ensureInstalled(Scope scope) {
   const std::string current = installedScope();
   if (!current.empty() && current != wanted) uninstall();
   if (current != wanted) {
-    // Namespaced installs need the label name=<namespace> (the webhooks' namespaceSelector)
-    kubectl("host", std::string("create namespace ") + kNamespace);
-    kubectl("host",
-            std::string("label namespace ") + kNamespace + " name=" + kNamespace + " --overwrite");
+    ASSERT_NO_FATAL_FAILURE(prepareNamespace());
     CommandResult installed =
         helm(std::string("install ") + kRelease + " " + quoted(chartDir()) + " -n " + kNamespace +
              (scope == Scope::kNamespaced ? " --set global.scope=Namespaced" : ""));

@@ -26,6 +26,10 @@ CommandResult helm(const std::string& arguments);
 CommandResult kubectl(const std::string& context, const std::string& arguments);
 CommandResult kubefedctl(const std::string& arguments);
 
+// Creates the KubeFed namespace if needed and labels it: name=<namespace> (the webhooks'
+// namespaceSelector in Namespaced scope) and Pod Security enforce=restricted, so that every pod
+// of the chart must meet the restricted profile to run.
+void prepareNamespace();
 // Makes sure the chart is installed with `scope` and its pods run (installs, or uninstalls a
 // release of the other scope first); then the members are joined. Fails the test on error.
 void ensureInstalled(Scope scope);
@@ -52,6 +56,9 @@ std::string hostApiServerMetrics();
 // GET of an object as JSON (null when absent or on error).
 Json getObject(const std::string& context, const std::string& resource, const std::string& name,
                const std::string& ns = "");
+// kubectl `verb` -f <a file holding `yaml`> (YAML or JSON), e.g. "create --dry-run=server".
+CommandResult kubectlWithYaml(const std::string& context, const std::string& verb,
+                              const std::string& yaml);
 // kubectl apply of a YAML document; whether it succeeded, output in *out.
 bool applyYaml(const std::string& context, const std::string& yaml, std::string* out = nullptr);
 

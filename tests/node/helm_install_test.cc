@@ -61,6 +61,40 @@ TEST(HelmInstallTest, DefaultTypesAreEnabledAndTheirControllersRun) {
   }
 }
 
+// The chart's pods run in a namespace that enforces Pod Security "restricted" (ensureInstalled
+// labels it before it installs). The API server enforces it (a pod that does not meet the profile
+// is refused there), and admits the chart's pod templates as they are.
+TEST(HelmInstallTest, PodsRunInANamespaceThatEnforcesPodSecurityRestricted) {
+  ASSERT_NO_FATAL_FAILURE(ensureInstalled(Scope::kCluster));
+  const Json ns = getObject("host", "namespaces", kNamespace);
+  ASSERT_TRUE(ns.is_object());
+  EXPECT_EQ(ns["metadata"]["labels"].value("pod-security.kubernetes.io/enforce", ""), "restricted");
+
+  const std::string image = "localhost/kubefed-cpp/kubefed:canary";
+  CommandResult refused =
+      kubectl("host", std::string("-n ") + kNamespace + " run pod-security-probe --image=" + image +
+                          " --restart=Never --dry-run=server");
+  EXPECT_NE(refused.status, 0) << "Pod Security admission is not enforced: " << refused.output;
+  EXPECT_NE(refused.output.find("violates PodSecurity \"restricted"), std::string::npos)
+      << refused.output;
+
+  for (const char* name : {"kubefed-controller-manager", "kubefed-admission-webhook"}) {
+    const Json deployment = getObject("host", "deployments", name, kNamespace);
+    ASSERT_TRUE(deployment.is_object()) << name;
+    EXPECT_EQ(deployment["status"].value("readyReplicas", 0),
+              deployment["spec"].value("replicas", -1))
+        << name << ": " << deployment["status"].dump();
+    const Json pod = {{"apiVersion", "v1"},
+                      {"kind", "Pod"},
+                      {"metadata", {{"name", std::string(name) + "-probe"}}},
+                      {"spec", deployment["spec"]["template"]["spec"]}};
+    CommandResult admitted = kubectlWithYaml(
+        "host", std::string("-n ") + kNamespace + " create --dry-run=server", pod.dump());
+    EXPECT_EQ(admitted.status, 0) << name << ": " << admitted.output;
+    EXPECT_EQ(admitted.output.find("PodSecurity"), std::string::npos) << admitted.output;
+  }
+}
+
 TEST(HelmInstallTest, NoImageIsEverPulled) {
   ASSERT_NO_FATAL_FAILURE(ensureInstalled(Scope::kCluster));
   // kubelet reports every pull it starts or fails as an event

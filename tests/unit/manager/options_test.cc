@@ -25,6 +25,16 @@ TEST(OptionsTest, DefaultsAreKubeFeds) {
   EXPECT_TRUE(options.value().leader_elect);
   EXPECT_EQ(options.value().sync_initial_backoff, seconds(5));
   EXPECT_EQ(options.value().sync_max_backoff, seconds(60));
+  EXPECT_FALSE(options.value().wait_for_kubefed_config) << "KubeFed creates an absent config";
+}
+
+TEST(OptionsTest, WaitForKubefedConfigComesFromTheEnvironment) {
+  EXPECT_TRUE(parseOptions({}, nullptr, "true").value().wait_for_kubefed_config);
+  EXPECT_FALSE(parseOptions({}, nullptr, "false").value().wait_for_kubefed_config);
+  EXPECT_FALSE(parseOptions({}, nullptr, "").value().wait_for_kubefed_config);
+  auto bad = parseOptions({}, nullptr, "yes");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message, "invalid WAIT_FOR_KUBEFED_CONFIG \"yes\": must be true or false");
 }
 
 TEST(OptionsTest, ParsesEveryFlag) {

@@ -7,12 +7,6 @@
 {{- if eq (include "kubefed.scope" .) "Namespaced" }}true{{ end -}}
 {{- end -}}
 
-{{/* ":<namespace>" in the names of cluster-wide objects of a Namespaced install, so that
-     installs in several namespaces do not collide; "" for Cluster scope. */}}
-{{- define "kubefed.nameSuffix" -}}
-{{- if include "kubefed.namespaced" . }}:{{ .Release.Namespace }}{{ end -}}
-{{- end -}}
-
 {{- define "kubefed.image" -}}
 {{ .repository }}/{{ .image }}:{{ .tag }}
 {{- end -}}
@@ -31,6 +25,24 @@ tolerations:
 imagePullSecrets:
 {{ toYaml . | indent 2 }}
 {{- end }}
+{{- end -}}
+
+{{/* Every pod of the chart passes Pod Security "restricted" (uid 1001 as KubeFed's, the image's
+     user; the rest is what the restricted profile requires, and a read-only root). */}}
+{{- define "kubefed.podSecurityContext" -}}
+securityContext:
+  runAsUser: 1001
+  runAsNonRoot: true
+  seccompProfile:
+    type: RuntimeDefault
+{{- end -}}
+
+{{- define "kubefed.containerSecurityContext" -}}
+securityContext:
+  allowPrivilegeEscalation: false
+  readOnlyRootFilesystem: true
+  capabilities:
+    drop: [ALL]
 {{- end -}}
 
 {{/* env: {NAME: value} -> a container's env list */}}
