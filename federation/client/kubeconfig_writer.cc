@@ -117,6 +117,9 @@ Status replaceFile(const fs::path& target, const std::string& text, const std::s
   std::string temp = (target.parent_path() / ("." + target.filename().string() + ".XXXXXX"));
   const int fd = ::mkstemp(temp.data());
   if (fd < 0) return writeError(file, "creating a file next to it: " + lastError());
+  if (::fchown(fd, old_stat.st_uid, old_stat.st_gid) != 0) {
+    // Only root may give a file away; otherwise the new file belongs to this process's user.
+  }
   bool written = ::fchmod(fd, old_stat.st_mode & 07777) == 0;
   for (std::size_t done = 0; written && done < text.size();) {
     const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
