@@ -127,6 +127,7 @@ struct Endpoint {
   std::string verify_name;                    // host name (or IP) the certificate must match
   bool verify_hostname = true;                // false: any name, as long as the chain verifies
   Milliseconds connect_timeout;
+  std::string role;  // what messages call the server
 };
 
 class Connection : public std::enable_shared_from_this<Connection> {
@@ -430,7 +431,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     if (cancelled_) return makeError(Reason::kCancelled, "the request was cancelled");
     const Reason reason =
         ec == beast::error::timeout ? Reason::kClientTimeout : Reason::kConnectionFailed;
-    return makeError(reason, "API server " + endpoint_.server.authority() + ": " + step +
+    return makeError(reason, endpoint_.role + " " + endpoint_.server.authority() + ": " + step +
                                  " failed: " + ec.message());
   }
 
@@ -587,6 +588,7 @@ Result<TransportPtr> makeTransport(const RestConfig& config) {
       tlsServerName(config.tls.server_name.empty() ? endpoint.server.host : config.tls.server_name);
   endpoint.verify_hostname = config.tls.verify_hostname;
   endpoint.connect_timeout = config.connect_timeout;
+  endpoint.role = config.server_role;
   return std::make_unique<BeastTransport>(std::move(endpoint));
 }
 

@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "federation/client/base64.h"
+#include "federation/client/oidc_provider.h"
 #include "federation/client/token_file.h"
 
 namespace kf {
@@ -12,6 +13,15 @@ constexpr std::string_view kBearerPrefix = "Bearer ";
 
 std::string bearer(const std::string& token) {
   return token.empty() ? std::string() : std::string(kBearerPrefix) + token;
+}
+
+// client-go's order: a token or basic authentication is sent instead of the auth-provider's
+// id-token; a client certificate goes with it.
+bool usesOidc(const RestConfig& config) {
+  const bool own_authorization = !config.bearer_token.empty() ||
+                                 !config.bearer_token_file.empty() || !config.username.empty() ||
+                                 !config.password.empty();
+  return config.oidc.has_value() && !own_authorization;
 }
 
 bool usesExecPlugin(const RestConfig& config) {
@@ -24,10 +34,11 @@ bool usesExecPlugin(const RestConfig& config) {
 class ConfiguredCredentials final : public Credentials {
  public:
   ConfiguredCredentials(const RestConfig& config, Clock& clock,
-                        std::shared_ptr<ExecPlugin> exec_plugin)
+                        std::shared_ptr<ExecPlugin> exec_plugin, std::shared_ptr<OidcProvider> oidc)
       : static_authorization_(staticAuthorization(config)),
         impersonation_(impersonationHeaders(config.impersonate)),
-        exec_plugin_(std::move(exec_plugin)) {
+        exec_plugin_(std::move(exec_plugin)),
+        oidc_(std::move(oidc)) {
     if (!config.bearer_token_file.empty()) {
       token_file_.emplace(config.bearer_token_file, config.bearer_token, clock);
     }
@@ -38,6 +49,9 @@ class ConfiguredCredentials final : public Credentials {
     out.impersonation = impersonation_;
     if (token_file_) {
       out.authorization = bearer(token_file_->token());
+    } else if (oidc_) {
+      KF_TRY(id_token, oidc_->idToken());
+      out.authorization = bearer(id_token);
     } else if (!static_authorization_.empty() || !exec_plugin_) {
       out.authorization = static_authorization_;
     } else {
@@ -52,6 +66,7 @@ class ConfiguredCredentials final : public Credentials {
     if (token_file_) {
       return token_file_->rereadAfterRejection(tokenOf(rejected.authorization));
     }
+    if (oidc_) return oidc_->renewAfterRejection(tokenOf(rejected.authorization));
     if (!static_authorization_.empty() || !exec_plugin_) return false;
     return exec_plugin_->renewAfterRejection(
         ExecCredential{tokenOf(rejected.authorization), rejected.client_certificate, {}});
@@ -72,6 +87,7 @@ class ConfiguredCredentials final : public Credentials {
   const std::string static_authorization_;
   const HeaderList impersonation_;
   const std::shared_ptr<ExecPlugin> exec_plugin_;
+  const std::shared_ptr<OidcProvider> oidc_;  // null unless the config's id-token is sent
   std::optional<TokenFile> token_file_;
 };
 
@@ -80,7 +96,10 @@ class ConfiguredCredentials final : public Credentials {
 CredentialsPtr credentialsFor(const RestConfig& config, Clock& clock,
                               std::shared_ptr<ExecPlugin> exec_plugin) {
   if (!usesExecPlugin(config)) exec_plugin = nullptr;
-  return std::make_shared<ConfiguredCredentials>(config, clock, std::move(exec_plugin));
+  std::shared_ptr<OidcProvider> oidc;
+  if (usesOidc(config)) oidc = sharedOidcProvider(*config.oidc, clock);
+  return std::make_shared<ConfiguredCredentials>(config, clock, std::move(exec_plugin),
+                                                 std::move(oidc));
 }
 
 CredentialsPtr credentialsFor(const RestConfig& config, Clock& clock) {

@@ -1,10 +1,10 @@
 #pragma once
 // What authenticates each request to one API server, asked for per request so that credentials
 // can change while a client lives: a rotated token file, an exec plugin's renewed token or
-// certificate. Precedence as in client-go: a token (the token file wins over the inline token),
-// else basic authentication, else the exec plugin, which is not used when the config has a
-// token, basic authentication or a client certificate of its own. Impersonation headers go with
-// any of them.
+// certificate, an oidc auth-provider's refreshed id-token. Precedence as in client-go: a token
+// (the token file wins over the inline token), else basic authentication, else the oidc
+// id-token, else the exec plugin, which is not used when the config has a token, basic
+// authentication or a client certificate of its own. Impersonation headers go with any of them.
 
 #include <memory>
 #include <string>

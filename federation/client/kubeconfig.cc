@@ -3,11 +3,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <system_error>
 
 #include "federation/client/kubeconfig_auth.h"
@@ -47,35 +44,6 @@ std::string trimmed(const std::string& text) {
   const auto last = text.find_last_not_of(kWhitespace);
   return text.substr(first, last - first + 1);
 }
-
-// The message of a failed read says why, not which file: callers know how to name it.
-Result<std::string> readWholeFile(const std::string& path) {
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) return makeError(Reason::kBadConfig, "is a directory");
-  errno = 0;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    const int err = errno != 0 ? errno : ENOENT;
-    return makeError(Reason::kBadConfig, std::generic_category().message(err));
-  }
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  if (in.bad()) return makeError(Reason::kBadConfig, "read error");
-  return contents.str();
-}
-
-// A file a kubeconfig field points at, with the error naming both the field and the file.
-Result<std::string> readReferencedFile(const std::string& source, const std::string& field,
-                                       const std::string& path) {
-  auto contents = readWholeFile(path);
-  if (!contents) {
-    return kcfg::fieldError(source, field,
-                            "cannot read \"" + path + "\": " + contents.error().message);
-  }
-  return std::move(contents).value();
-}
-
-bool looksLikePem(const std::string& text) { return text.find("-----BEGIN ") != std::string::npos; }
 
 // ---- entries -----------------------------------------------------------------------------------
 
@@ -258,14 +226,14 @@ Result<std::string> pemFromDataOrFile(const std::string& data, const std::string
                                       const char* file_key) {
   const std::string data_field = path + "." + file_key + "-data";
   if (!data.empty()) {
-    if (!looksLikePem(data))
+    if (!kcfg::looksLikePem(data))
       return kcfg::fieldError(source, data_field, "does not contain PEM data");
     return data;
   }
   if (file.empty()) return std::string();
   const std::string file_field = path + "." + file_key;
-  KF_TRY(contents, readReferencedFile(source, file_field, file));
-  if (!looksLikePem(contents)) {
+  KF_TRY(contents, kcfg::readReferencedFile(source, file_field, file));
+  if (!kcfg::looksLikePem(contents)) {
     return kcfg::fieldError(source, file_field, "\"" + file + "\" does not contain PEM data");
   }
   return contents;
@@ -315,7 +283,7 @@ Status applyToken(const KubeconfigUser& user, const std::string& path, RestConfi
   out.bearer_token_file = user.token_file;
   if (!user.token.empty() || user.token_file.empty()) return boost::outcome_v2::success();
   const std::string field = path + ".tokenFile";
-  KF_TRY(contents, readReferencedFile(user.source, field, user.token_file));
+  KF_TRY(contents, kcfg::readReferencedFile(user.source, field, user.token_file));
   out.bearer_token = trimmed(contents);
   if (out.bearer_token.empty()) {
     return kcfg::fieldError(user.source, field, "\"" + user.token_file + "\" is empty");
@@ -343,7 +311,7 @@ ApiError inClusterError(const std::string& problem) {
 
 Result<std::string> readServiceAccountFile(const fs::path& dir, const char* name) {
   const std::string path = (dir / name).string();
-  auto contents = readWholeFile(path);
+  auto contents = kcfg::readWholeFile(path);
   if (!contents) {
     return inClusterError("cannot read \"" + path + "\": " + contents.error().message);
   }
@@ -377,7 +345,7 @@ Result<Kubeconfig> parseKubeconfig(const std::string& yaml_text, const std::stri
 }
 
 Result<Kubeconfig> loadKubeconfigFile(const std::string& path) {
-  auto text = readWholeFile(path);
+  auto text = kcfg::readWholeFile(path);
   if (!text) return kcfg::fileError(path, "cannot read: " + text.error().message);
   return parseKubeconfig(text.value(), path);
 }
@@ -452,12 +420,13 @@ Result<RestConfig> inClusterRestConfig(const InClusterEnv& env) {
     return inClusterError("\"" + out.bearer_token_file + "\" is empty");
   }
   KF_TRY(ca, readServiceAccountFile(dir, "ca.crt"));
-  if (!looksLikePem(ca)) {
+  if (!kcfg::looksLikePem(ca)) {
     return inClusterError("\"" + (dir / "ca.crt").string() + "\" does not contain PEM data");
   }
   out.tls.ca_pem = std::move(ca);
   // The namespace file is a convenience; client-go falls back to "default" without it.
-  if (auto ns = readWholeFile((dir / "namespace").string()); ns && !trimmed(ns.value()).empty()) {
+  if (auto ns = kcfg::readWholeFile((dir / "namespace").string());
+      ns && !trimmed(ns.value()).empty()) {
     out.default_namespace = trimmed(ns.value());
   }
   return out;

@@ -39,6 +39,12 @@ struct KubeconfigCluster {
   std::string source;  // the file that defined this entry
 };
 
+// A user's auth-provider entry as written: its name and its config (strings by key).
+struct KubeconfigAuthProvider {
+  std::string name;
+  std::map<std::string, std::string> config;
+};
+
 struct KubeconfigUser {
   std::string client_certificate;       // file path
   std::string client_certificate_data;  // PEM
@@ -51,10 +57,10 @@ struct KubeconfigUser {
   // The exec plugin as written (a relative command path already made absolute); its origin and
   // cluster information are filled in when a context uses this user.
   std::optional<ExecConfig> exec;
-  // The name of an auth-provider entry (gcp, azure, oidc, ...), which kubefed-cpp cannot use.
-  // Problems like this one are reported when a context uses the user, not when the file is
-  // read, so that a file can still be listed when an unused user has one.
-  std::optional<std::string> auth_provider;
+  // The auth-provider entry: oidc is used, the others (gcp, azure, ...) are refused. Problems
+  // with it are reported when a context uses the user, not when the file is read, so that a file
+  // can still be listed when an unused user has one.
+  std::optional<KubeconfigAuthProvider> auth_provider;
   Impersonation impersonate;  // as, as-uid, as-groups, as-user-extra
   std::string source;
 };

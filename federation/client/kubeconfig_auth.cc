@@ -8,7 +8,7 @@ namespace {
 
 constexpr const char* kExecExtensionName = "client.authentication.k8s.io/exec";
 
-// What each removed or unsupported auth-provider became: client-go's own words where it has them.
+// What each removed or unknown auth-provider became: client-go's own words where it has them.
 std::string authProviderReplacement(const std::string& name) {
   if (name == "gcp") {
     return "The gcp auth plugin has been removed.\n"
@@ -24,18 +24,77 @@ std::string authProviderReplacement(const std::string& name) {
            "See https://kubernetes.io/docs/reference/access-authn-authz/authentication/"
            "#client-go-credential-plugins for further details";
   }
-  if (name == "oidc") {
-    return "The oidc auth provider is not supported by kubefed-cpp.\n"
-           "Please use an OIDC kubectl/client-go credential plugin instead, such as kubelogin "
-           "(https://github.com/int128/kubelogin: exec command kubectl, args [oidc-login, "
-           "get-token, ...])";
-  }
   if (name == "openstack") {
     return "The openstack auth plugin has been removed.\n"
-           "Please use the \"client-keystone-auth\" kubectl/client-go credential plugin instead";
+           "Please use the \"client-keystone-auth\" kubectl/client-go credential plugin "
+           "instead.\n"
+           "See https://github.com/kubernetes/cloud-provider-openstack/blob/master/docs/"
+           "using-client-keystone-auth.md for further details";
   }
-  return "auth-provider \"" + name +
-         "\" is not supported: use a kubectl/client-go credential plugin (exec) instead";
+  return "no Auth Provider found for name \"" + name +
+         "\": kubefed-cpp has only the oidc auth provider; use a kubectl/client-go credential "
+         "plugin (exec) instead";
+}
+
+// The certificate authority that verifies the issuer: inline data wins over the file, as in
+// client-go. The file is read as client-go reads it, relative to the working directory.
+Result<std::string> issuerCa(const std::map<std::string, std::string>& config,
+                             const std::string& source, const std::string& path) {
+  if (const auto data = config.find("idp-certificate-authority-data");
+      data != config.end() && !data->second.empty()) {
+    const std::string field = path + ".idp-certificate-authority-data";
+    std::optional<std::string> pem = base64Decode(data->second);
+    if (!pem) return fieldError(source, field, "invalid base64");
+    if (!looksLikePem(*pem)) return fieldError(source, field, "does not contain PEM data");
+    return std::move(*pem);
+  }
+  const auto file = config.find("idp-certificate-authority");
+  if (file == config.end() || file->second.empty()) return std::string();
+  const std::string field = path + ".idp-certificate-authority";
+  KF_TRY(pem, readReferencedFile(source, field, file->second));
+  if (!looksLikePem(pem)) {
+    return fieldError(source, field, "\"" + file->second + "\" does not contain PEM data");
+  }
+  return pem;
+}
+
+// client-go's oidc auth provider, from the entry's config. The id-token is read when it is
+// first needed (as client-go does), so a file with a garbled one can still be listed.
+Result<OidcConfig> oidcConfig(const std::string& user_name, const KubeconfigUser& user,
+                              const std::string& provider_path) {
+  const std::map<std::string, std::string>& config = user.auth_provider->config;
+  const std::string path = provider_path + ".config";
+  auto value = [&config](const char* key) {
+    const auto it = config.find(key);
+    return it == config.end() ? std::string() : it->second;
+  };
+  OidcConfig oidc;
+  oidc.issuer_url = value("idp-issuer-url");
+  oidc.client_id = value("client-id");
+  const std::string to_use =
+      " must be specified for \"" + user_name + "\" to use the oidc auth provider";
+  if (oidc.issuer_url.empty()) {
+    return fieldError(user.source, path + ".idp-issuer-url", "idp-issuer-url" + to_use);
+  }
+  if (!oidc.issuer_url.starts_with("https://")) {
+    return fieldError(
+        user.source, path + ".idp-issuer-url",
+        "\"" + oidc.issuer_url +
+            "\" is not an https:// URL (API servers accept only https issuers, and the "
+            "refresh-token must not travel in the clear)");
+  }
+  if (oidc.client_id.empty()) {
+    return fieldError(user.source, path + ".client-id", "client-id" + to_use);
+  }
+  KF_TRY(ca, issuerCa(config, user.source, path));
+  oidc.client_secret = value("client-secret");
+  oidc.id_token = value("id-token");
+  oidc.refresh_token = value("refresh-token");
+  oidc.issuer_ca_pem = std::move(ca);
+  oidc.kubeconfig_file = user.source;
+  oidc.user_name = user_name;
+  oidc.origin = "kubeconfig \"" + user.source + "\": " + provider_path;
+  return oidc;
 }
 
 Result<std::vector<std::pair<std::string, std::string>>> parseExecEnv(const YAML::Node& exec,
@@ -138,9 +197,9 @@ Status checkCombination(const std::string& user_name, const KubeconfigUser& user
         user.source, path + ".auth-provider",
         "authProvider cannot be provided in combination with an exec plugin for " + quoted);
   }
-  if (user.auth_provider) {
+  if (user.auth_provider && user.auth_provider->name != "oidc") {
     return fieldError(user.source, path + ".auth-provider",
-                      authProviderReplacement(*user.auth_provider));
+                      authProviderReplacement(user.auth_provider->name));
   }
   if (!user.token.empty() && (!user.username.empty() || !user.password.empty())) {
     return fieldError(user.source, path,
@@ -192,7 +251,8 @@ Status parseUserAuth(const YAML::Node& body, const ParseContext& file, const std
     const std::string provider_path = fieldName(path, "auth-provider");
     if (!provider.IsMap()) return fieldError(file.source, provider_path, "expected a mapping");
     KF_TRY(name, stringField(provider, "name", file, provider_path));
-    user.auth_provider = std::move(name);
+    KF_TRY(config, stringMapField(provider, "config", file, provider_path));
+    user.auth_provider = KubeconfigAuthProvider{std::move(name), std::move(config)};
   }
   return boost::outcome_v2::success();
 }
@@ -218,6 +278,10 @@ Status applyUserAuth(const std::string& user_name, const KubeconfigUser& user,
   out.username = user.username;
   out.password = user.password;
   out.impersonate = user.impersonate;
+  if (user.auth_provider) {
+    KF_TRY(oidc, oidcConfig(user_name, user, path + ".auth-provider"));
+    out.oidc = std::move(oidc);
+  }
   if (!user.exec) return boost::outcome_v2::success();
   const std::string exec_path = path + ".exec";
   KF_TRYV(checkExec(user_name, *user.exec, user.source, exec_path));

@@ -1,8 +1,8 @@
 #pragma once
 // The authentication a kubeconfig user entry asks for beyond certificates and tokens: basic
-// authentication, an exec credential plugin, impersonation, and auth-provider entries (refused,
-// naming the exec plugin that replaced each). Read when the file is parsed; checked with
-// client-go's rules when a context uses the user.
+// authentication, an exec credential plugin, impersonation, and auth-provider entries (oidc as
+// client-go's; the others refused, naming the exec plugin that replaced each). Read when the
+// file is parsed; checked with client-go's rules when a context uses the user.
 
 #include <yaml-cpp/yaml.h>
 

@@ -1,6 +1,10 @@
 #include "federation/client/kubeconfig_fields.h"
 
+#include <cerrno>
+#include <fstream>
 #include <optional>
+#include <sstream>
+#include <system_error>
 
 #include "federation/client/base64.h"
 
@@ -114,6 +118,49 @@ Result<std::map<std::string, std::vector<std::string>>> stringListMapField(
     const std::string name = entry.first.Scalar();
     KF_TRY(values, stringListField(entries, name.c_str(), file, fieldName(path, key)));
     out[name] = std::move(values);
+  }
+  return out;
+}
+
+Result<std::string> readWholeFile(const std::string& path) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) return makeError(Reason::kBadConfig, "is a directory");
+  errno = 0;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    const int err = errno != 0 ? errno : ENOENT;
+    return makeError(Reason::kBadConfig, std::generic_category().message(err));
+  }
+  std::ostringstream contents;
+  contents << in.rdbuf();
+  if (in.bad()) return makeError(Reason::kBadConfig, "read error");
+  return contents.str();
+}
+
+Result<std::string> readReferencedFile(const std::string& source, const std::string& field,
+                                       const std::string& path) {
+  auto contents = readWholeFile(path);
+  if (!contents) {
+    return fieldError(source, field, "cannot read \"" + path + "\": " + contents.error().message);
+  }
+  return std::move(contents).value();
+}
+
+bool looksLikePem(const std::string& text) { return text.find("-----BEGIN ") != std::string::npos; }
+
+Result<std::map<std::string, std::string>> stringMapField(const YAML::Node& map, const char* key,
+                                                          const ParseContext& file,
+                                                          const std::string& path) {
+  const YAML::Node entries = map[key];
+  std::map<std::string, std::string> out;
+  if (isAbsent(entries)) return out;
+  const std::string field = fieldName(path, key);
+  if (!entries.IsMap()) return fieldError(file.source, field, "expected a mapping of strings");
+  for (const auto& entry : entries) {
+    if (!entry.first.IsScalar()) return fieldError(file.source, field, "expected string keys");
+    const std::string name = entry.first.Scalar();
+    KF_TRY(value, stringField(entries, name.c_str(), file, field));
+    out[name] = std::move(value);
   }
   return out;
 }

@@ -53,6 +53,18 @@ Result<std::map<std::string, std::vector<std::string>>> stringListMapField(const
                                                                            const ParseContext& file,
                                                                            const std::string& path);
 
+// A file's whole content; the message of a failed read says why, not which file.
+Result<std::string> readWholeFile(const std::string& path);
+// A file a kubeconfig field points at, with the error naming both the field and the file.
+Result<std::string> readReferencedFile(const std::string& source, const std::string& field,
+                                       const std::string& path);
+bool looksLikePem(const std::string& text);
+
+// {key: string}, as an auth-provider's config holds it.
+Result<std::map<std::string, std::string>> stringMapField(const YAML::Node& map, const char* key,
+                                                          const ParseContext& file,
+                                                          const std::string& path);
+
 // A YAML node as JSON: plain scalars become null, booleans and numbers where YAML reads them so,
 // quoted ones stay strings (an extension's free-form content).
 Json yamlToJson(const YAML::Node& node);

@@ -43,6 +43,23 @@ struct ExecConfig {
   std::string origin;  // "kubeconfig \"/x\": users[name=\"u\"].user.exec", for messages
 };
 
+// A kubeconfig user's oidc auth-provider (client-go's): an OpenID Connect id-token sent as a
+// bearer token and, when it expires, replaced by one the issuer's token endpoint gives for the
+// refresh-token. Tokens are never logged.
+struct OidcConfig {
+  std::string issuer_url;  // idp-issuer-url, https://
+  std::string client_id;
+  std::string client_secret;  // may be empty (a public client)
+  std::string id_token;
+  std::string refresh_token;
+  std::string issuer_ca_pem;  // idp-certificate-authority(-data); empty: the system trust store
+  // Refreshed tokens are written back into this user's entry of this kubeconfig file, as
+  // client-go does; an empty file: kept in memory only.
+  std::string kubeconfig_file;
+  std::string user_name;
+  std::string origin;  // "kubeconfig \"/x\": users[name=\"u\"].user.auth-provider", for messages
+};
+
 // Acting as another user (kubeconfig as, as-uid, as-groups, as-user-extra): Impersonate-*
 // headers on every request, authorised by the server against the real credentials.
 struct Impersonation {
@@ -61,10 +78,13 @@ struct RestConfig {
   std::string username;           // HTTP basic authentication; never logged
   std::string password;
   std::optional<ExecConfig> exec;  // used only without a token, basic auth or client certificate
+  std::optional<OidcConfig> oidc;  // used only without a token or basic auth
   Impersonation impersonate;
   std::string proxy_url;  // http(s) proxy for this cluster; empty: none
   std::string default_namespace = "default";
   std::string user_agent = "kubefed-cpp";
+  // What connection errors call the server ("API server 10.0.0.1:6443: connecting failed: ...").
+  std::string server_role = "API server";
 
   double qps = 5.0;  // client-side rate limit; <= 0 disables it
   int burst = 10;

@@ -1,6 +1,6 @@
 // The authentication methods of kubeconfig users beyond certificates and tokens: basic auth,
-// exec credential plugins, impersonation, and auth-provider entries (refused with the plugin
-// that replaced them).
+// exec credential plugins, impersonation, and auth-provider entries (oidc read into the config;
+// the others refused with the plugin that replaced them).
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -207,13 +207,76 @@ TEST(KubeconfigAuthTest, NamesThePluginThatReplacedEachAuthProvider) {
   EXPECT_THAT(failureOf(withUser("    auth-provider: {name: azure}\n")),
               HasSubstr("The azure auth plugin has been removed.\nPlease use the "
                         "https://github.com/Azure/kubelogin kubectl/client-go credential plugin"));
-  EXPECT_THAT(failureOf(withUser("    auth-provider: {name: oidc}\n")),
-              HasSubstr("kubelogin (https://github.com/int128/kubelogin"));
+  EXPECT_EQ(failureOf(withUser("    auth-provider: {name: openstack}\n")),
+            userField(".auth-provider") +
+                "The openstack auth plugin has been removed.\nPlease use the "
+                "\"client-keystone-auth\" kubectl/client-go credential plugin instead.\nSee "
+                "https://github.com/kubernetes/cloud-provider-openstack/blob/master/docs/"
+                "using-client-keystone-auth.md for further details");
   EXPECT_EQ(failureOf(withUser("    auth-provider: {name: keycloak}\n")),
             userField(".auth-provider") +
-                "auth-provider \"keycloak\" is not supported: use a kubectl/client-go credential "
-                "plugin (exec) instead");
+                "no Auth Provider found for name \"keycloak\": kubefed-cpp has only the oidc auth "
+                "provider; use a kubectl/client-go credential plugin (exec) instead");
   EXPECT_EQ(failureOf(withUser("    auth-provider: {name: gcp}\n"
+                               "    exec: {apiVersion: client.authentication.k8s.io/v1beta1, "
+                               "command: p}\n")),
+            userField(".auth-provider") +
+                "authProvider cannot be provided in combination with an exec plugin for \"u\"");
+}
+
+TEST(KubeconfigAuthTest, ReadsAnOidcAuthProvider) {
+  const auto config =
+      resolve(withUser("    auth-provider:\n"
+                       "      name: oidc\n"
+                       "      config:\n"
+                       "        idp-issuer-url: https://dex.example.com/dex\n"
+                       "        client-id: kubefed\n"
+                       "        client-secret: \"0123\"\n"
+                       "        idp-certificate-authority-data: " +
+                       base64Encode(kAuthCaPem) +
+                       "\n"
+                       "        id-token: a.b.c\n"
+                       "        refresh-token: r1\n"
+                       "        extra-scopes: groups\n"));
+  ASSERT_TRUE(config.has_value()) << config.error().message;
+  ASSERT_TRUE(config.value().oidc.has_value());
+  const OidcConfig& oidc = *config.value().oidc;
+  EXPECT_EQ(oidc.issuer_url, "https://dex.example.com/dex");
+  EXPECT_EQ(oidc.client_id, "kubefed");
+  EXPECT_EQ(oidc.client_secret, "0123");
+  EXPECT_EQ(oidc.issuer_ca_pem, kAuthCaPem);
+  EXPECT_EQ(oidc.id_token, "a.b.c");
+  EXPECT_EQ(oidc.refresh_token, "r1");
+  EXPECT_EQ(oidc.kubeconfig_file, kSource);
+  EXPECT_EQ(oidc.user_name, "u");
+  EXPECT_EQ(oidc.origin,
+            "kubeconfig \"" + std::string(kSource) + "\": users[name=\"u\"].user.auth-provider");
+}
+
+TEST(KubeconfigAuthTest, ExplainsWhatIsWrongWithAnOidcAuthProvider) {
+  const auto oidc = [](const std::string& config) {
+    return withUser("    auth-provider:\n      name: oidc\n      config: {" + config + "}\n");
+  };
+  EXPECT_EQ(failureOf(oidc("client-id: k")),
+            userField(".auth-provider.config.idp-issuer-url") +
+                "idp-issuer-url must be specified for \"u\" to use the oidc auth provider");
+  EXPECT_EQ(failureOf(oidc("idp-issuer-url: https://dex")),
+            userField(".auth-provider.config.client-id") +
+                "client-id must be specified for \"u\" to use the oidc auth provider");
+  EXPECT_THAT(failureOf(oidc("idp-issuer-url: \"http://dex\", client-id: k")),
+              HasSubstr(userField(".auth-provider.config.idp-issuer-url") +
+                        "\"http://dex\" is not an https:// URL"));
+  EXPECT_EQ(failureOf(oidc("idp-issuer-url: https://dex, client-id: k, "
+                           "idp-certificate-authority-data: \"!!\"")),
+            userField(".auth-provider.config.idp-certificate-authority-data") + "invalid base64");
+  EXPECT_EQ(failureOf(oidc("idp-issuer-url: https://dex, client-id: k, "
+                           "idp-certificate-authority: /nonexistent/ca.pem")),
+            userField(".auth-provider.config.idp-certificate-authority") +
+                "cannot read \"/nonexistent/ca.pem\": No such file or directory");
+  EXPECT_EQ(failureOf(withUser("    auth-provider: {name: oidc, config: {client-id: [k]}}\n")),
+            userField(".auth-provider.config.client-id") + "expected a string");
+  EXPECT_EQ(failureOf(withUser("    auth-provider:\n      name: oidc\n      config: {"
+                               "idp-issuer-url: https://dex, client-id: k}\n"
                                "    exec: {apiVersion: client.authentication.k8s.io/v1beta1, "
                                "command: p}\n")),
             userField(".auth-provider") +
