@@ -1,20 +1,16 @@
 #include "cmd/controller-manager/run.h"
 
-#include <pthread.h>
-#include <signal.h>
 #include <spdlog/spdlog.h>
 
-#include <atomic>
 #include <cstdlib>
 #include <fstream>
-#include <iostream>
 #include <optional>
 #include <stop_token>
-#include <thread>
 
 #include "cmd/cli/command.h"
 #include "cmd/cli/logging.h"
 #include "cmd/cli/process_config.h"
+#include "cmd/cli/process_start.h"
 #include "cmd/controller-manager/config_change_watch.h"
 #include "cmd/controller-manager/host_limits.h"
 #include "cmd/controller-manager/kubefed_config_source.h"
@@ -33,7 +29,6 @@ namespace {
 
 constexpr int kExitFatal = cli::kExitFailure;
 constexpr int kExitLeadershipLost = 1;
-constexpr int kExitBadFlags = cli::kExitUsage;
 constexpr const char* kLeaderLockName = "kubefed-controller-manager";
 
 int fatal(const std::string& message) {
@@ -75,39 +70,6 @@ void reportInvalidConfig(RestClient& host, const std::string& ns, const std::str
                  EventType::kWarning, "InvalidKubeFedConfig", message);
   recorder.stop();
 }
-
-// SIGTERM and SIGINT request a stop; they are blocked in every thread and taken by one waiter.
-class SignalWaiter {
- public:
-  SignalWaiter() {
-    sigemptyset(&signals_);
-    sigaddset(&signals_, SIGTERM);
-    sigaddset(&signals_, SIGINT);
-    pthread_sigmask(SIG_BLOCK, &signals_, nullptr);
-  }
-  ~SignalWaiter() {
-    done_ = true;
-    if (thread_.joinable()) thread_.join();
-  }
-  void start(std::stop_source stop) {
-    thread_ = std::thread([this, stop]() mutable {
-      const timespec poll{0, 200'000'000};
-      while (!done_) {
-        int signal = sigtimedwait(&signals_, nullptr, &poll);
-        if (signal > 0) {
-          spdlog::info("Received signal {}, stopping", signal == SIGTERM ? "SIGTERM" : "SIGINT");
-          stop.request_stop();
-          return;
-        }
-      }
-    });
-  }
-
- private:
-  sigset_t signals_;
-  std::atomic<bool> done_{false};
-  std::thread thread_;
-};
 
 // Runs the controllers (while leading, with `election`) until `stop`; the process's exit code.
 int runControllers(const ControlPlaneConfig& config, const std::shared_ptr<RestClient>& host,
@@ -154,27 +116,15 @@ int runWithLeaderElection(const ControlPlaneConfig& config, const std::shared_pt
 }  // namespace
 
 int runControllerManager(const std::vector<std::string>& args) {
-  SignalWaiter signals;  // first, so that every later thread inherits the blocked mask
+  cli::StopSignals signals;  // first, so that every later thread inherits the blocked mask
   // Until the flags are read, anything logged goes to stderr, as klog's.
   (void)cli::setUpLogging({});
   auto parsed = parseOptions(args, std::getenv("DEFAULT_KUBEFED_SCOPE"),
                              std::getenv("WAIT_FOR_KUBEFED_CONFIG"));
-  if (!parsed) {
-    std::cerr << "Error: " << parsed.error().message << "\n" << usage();
-    return kExitBadFlags;
+  if (auto exit = cli::startUp(parsed, {usage(), versionLine(), /*usage_after_error=*/true})) {
+    return *exit;
   }
   const Options options = std::move(parsed).value();
-  if (options.help) {
-    std::cout << usage();
-    return 0;
-  }
-  std::cout << versionLine() << std::endl;
-  if (options.print_version) return 0;
-  if (auto logging = cli::setUpLogging(options.logging); !logging) {
-    std::cerr << "Error: " << logging.error().message << "\n";
-    return kExitBadFlags;
-  }
-  if (options.verbosity >= 1) spdlog::info("Flags: {}", describeFlags(options));
 
   ReadinessFlag ready;
   auto servers = startServers(options, ready);
@@ -190,7 +140,7 @@ int runControllerManager(const std::vector<std::string>& args) {
 
   // From here a signal stops the process: also while it waits for its KubeFedConfig.
   std::stop_source stop;
-  signals.start(stop);
+  signals.stopOnSignal(stop);
   auto kubefed_config = obtainKubeFedConfig(*startup_client.value(), options, ns.value(),
                                             realClock(), stop.get_token());
   if (!kubefed_config && kubefed_config.error().reason == Reason::kCancelled) {

@@ -1,16 +1,18 @@
 #include "cmd/kubefedctl/create_resources.h"
 
+#include <optional>
 #include <set>
-#include <thread>
 
 #include "cmd/kubefedctl/host_resources.h"
 #include "federation/client/resource_client.h"
 #include "federation/crdgen/names.h"
+#include "federation/runtime/interruptible_sleep.h"
 
 namespace kf::kubefedctl {
 namespace {
 
-using SteadyClock = std::chrono::steady_clock;
+// How often `enable` looks whether its CRD is Established yet.
+constexpr std::chrono::milliseconds kEstablishedPollInterval{200};
 
 Json toJson(const OrderedJson& value) { return Json::parse(value.dump()); }
 
@@ -115,22 +117,6 @@ bool isEstablished(const Json& crd) {
   return false;
 }
 
-Status waitEstablished(RestClient& client, const std::string& name,
-                       std::chrono::milliseconds timeout) {
-  ResourceClient crds(client, kCrds);
-  const auto deadline = SteadyClock::now() + timeout;
-  while (true) {
-    auto crd = crds.get(name);
-    if (crd && isEstablished(crd.value())) return boost::outcome_v2::success();
-    if (!crd && !isNotFound(crd.error())) return crd.error();
-    if (SteadyClock::now() >= deadline) {
-      return makeError(Reason::kTimeout, "timed out waiting for CustomResourceDefinition \"" +
-                                             name + "\" to be established");
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  }
-}
-
 Status writeTypeConfig(ResourceClient& type_configs, const Json& type_config, bool exists,
                        const std::string& ns, std::ostream& out) {
   const std::string name = objectName(type_config);
@@ -146,6 +132,23 @@ Status writeTypeConfig(ResourceClient& type_configs, const Json& type_config, bo
 }
 
 }  // namespace
+
+Status waitEstablished(RestClient& client, const std::string& name,
+                       std::chrono::milliseconds timeout) {
+  ResourceClient crds(client, kCrds);
+  std::optional<ApiError> failed;
+  const bool established = pollImmediate(client.clock(), kEstablishedPollInterval, timeout, [&] {
+    auto crd = crds.get(name);
+    if (!crd && !isNotFound(crd.error())) failed = crd.error();
+    return failed || (crd && isEstablished(crd.value()));
+  });
+  if (failed) return *failed;
+  if (!established) {
+    return makeError(Reason::kTimeout, "timed out waiting for CustomResourceDefinition \"" + name +
+                                           "\" to be established");
+  }
+  return boost::outcome_v2::success();
+}
 
 bool equivalentApis(const Json& a, const Json& b) {
   const std::string plural = field(a, "pluralName");

@@ -25,4 +25,9 @@ Status createResources(RestClient& client, const EnableResources& resources,
 // extensions/v1beta1 deployments): federating both would propagate the same objects twice.
 bool equivalentApis(const Json& a, const Json& b);
 
+// Waits (polling the client's clock) until the CRD `name` is Established; fails on a read error
+// other than NotFound, or after `timeout`.
+Status waitEstablished(RestClient& client, const std::string& name,
+                       std::chrono::milliseconds timeout);
+
 }  // namespace kf::kubefedctl

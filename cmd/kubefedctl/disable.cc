@@ -3,7 +3,6 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
-#include <thread>
 
 #include "cmd/kubefedctl/completion_sources.h"
 #include "cmd/kubefedctl/host_resources.h"
@@ -12,6 +11,7 @@
 #include "federation/crdgen/lookup.h"
 #include "federation/crdgen/names.h"
 #include "federation/crdgen/type_config.h"
+#include "federation/runtime/interruptible_sleep.h"
 
 namespace kf::kubefedctl {
 namespace {
@@ -116,37 +116,6 @@ Status disablePropagation(ResourceClient& type_configs, const Json& type_config,
   return boost::outcome_v2::success();
 }
 
-// The controller manager reports it stopped the sync controller in the FTC's status. As in
-// KubeFed, a failed read is logged and the wait goes on.
-Status waitPropagationStopped(ResourceClient& type_configs, const std::string& name,
-                              const std::string& qualified_name, std::ostream& out) {
-  out << "Verifying propagation controller is stopped for FederatedTypeConfig \"" << qualified_name
-      << "\"\n";
-  out.flush();  // the wait can take seconds: say what it is waiting for now
-  const auto deadline = std::chrono::steady_clock::now() + kStopTimeout;
-  while (true) {
-    auto current = type_configs.get(name);
-    if (!current) {
-      spdlog::error("Error retrieving FederatedTypeConfig \"{}\": {}", qualified_name,
-                    current.error().message);
-    } else if (current.value().value("status", Json::object()).value("propagationController", "") ==
-               "NotRunning") {
-      out << "Propagation controller for FederatedTypeConfig \"" << qualified_name
-          << "\" is stopped\n";
-      return boost::outcome_v2::success();
-    }
-    if (std::chrono::steady_clock::now() >= deadline) {
-      // KubeFed's message, its cause printed twice as KubeFed's error wrapping does.
-      return makeError(Reason::kTimeout,
-                       "Unable to verify propagation controller for FederatedTypeConfig \"" +
-                           qualified_name +
-                           "\" is stopped: timed out waiting for the condition: timed out "
-                           "waiting for the condition");
-    }
-    std::this_thread::sleep_for(kStopPollInterval);
-  }
-}
-
 Status deleteFederatedType(RestClient& client, const GroupVersionResource& federated,
                            std::ostream& out) {
   KF_TRYV(requireNoInstances(client, federated));
@@ -183,7 +152,7 @@ Status disable(RestClient& client, const std::string& name, const DisableFlags& 
       KF_TRYV(requireNoInstances(client, federatedResource(type_config)));
     }
     KF_TRYV(disablePropagation(type_configs, type_config, qualified_name, out));
-    KF_TRYV(waitPropagationStopped(type_configs, ftc_name, qualified_name, out));
+    KF_TRYV(waitPropagationStopped(type_configs, ftc_name, qualified_name, client.clock(), out));
   }
   if (flags.delete_crd) {
     KF_TRY(federated, found ? Result<GroupVersionResource>(federatedResource(found.value()))
@@ -239,6 +208,35 @@ class DisableCommand : public Command {
 };
 
 }  // namespace
+
+Status waitPropagationStopped(ResourceClient& type_configs, const std::string& name,
+                              const std::string& qualified_name, Clock& clock, std::ostream& out) {
+  out << "Verifying propagation controller is stopped for FederatedTypeConfig \"" << qualified_name
+      << "\"\n";
+  out.flush();  // the wait can take seconds: say what it is waiting for now
+  const bool stopped = pollImmediate(clock, kStopPollInterval, kStopTimeout, [&] {
+    auto current = type_configs.get(name);
+    if (!current) {
+      spdlog::error(
+          "Error retrieving FederatedTypeConfig "
+          "\"{}\": {}",
+          qualified_name, current.error().message);
+      return false;
+    }
+    return current.value().value("status", Json::object()).value("propagationController", "") ==
+           "NotRunning";
+  });
+  if (!stopped) {
+    // KubeFed's message, its cause printed twice as KubeFed's error wrapping does.
+    return makeError(Reason::kTimeout,
+                     "Unable to verify propagation controller for FederatedTypeConfig \"" +
+                         qualified_name +
+                         "\" is stopped: timed out waiting for the condition: timed out "
+                         "waiting for the condition");
+  }
+  out << "Propagation controller for FederatedTypeConfig \"" << qualified_name << "\" is stopped\n";
+  return boost::outcome_v2::success();
+}
 
 CommandSpec disableCommand() {
   return {"disable", kDisableHelp, [] { return std::make_unique<DisableCommand>(); }, {}};

@@ -3,7 +3,6 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
-#include <thread>
 
 #include "apis/meta/name_validation.h"
 #include "cmd/kubefedctl/completion_sources.h"
@@ -16,6 +15,7 @@
 #include "federation/crdgen/names.h"
 #include "federation/crdgen/type_config.h"
 #include "federation/crdgen/yaml_json.h"
+#include "federation/runtime/interruptible_sleep.h"
 
 namespace kf::kubefedctl {
 namespace {
@@ -231,15 +231,10 @@ class Federation {
     const std::string name = qualifiedName(objectNamespace(object), objectName(object));
     if (!flags_.global.dry_run) {
       ResourceClient federated(client_, types.federated, objectNamespace(object));
-      const auto deadline = std::chrono::steady_clock::now() + kCreateRetryTimeout;
-      while (true) {
-        auto created = federated.create(object);
-        if (created) break;
-        if (!isNotFound(created.error()) || std::chrono::steady_clock::now() >= deadline) {
-          return makeError(created.error().reason, "Error creating federated resource \"" + name +
-                                                       "\": " + created.error().message);
-        }
-        std::this_thread::sleep_for(kCreateRetryInterval);
+      Result<Json> created = createWhenServed(federated, object, client_.clock());
+      if (!created) {
+        return makeError(created.error().reason, "Error creating federated resource \"" + name +
+                                                     "\": " + created.error().message);
       }
     }
     spdlog::info("Successfully created {} \"{}\" from {}", types.federated_kind, name,
@@ -348,6 +343,15 @@ class FederateCommand : public Command {
 };
 
 }  // namespace
+
+Result<Json> createWhenServed(ResourceClient& federated, const Json& object, Clock& clock) {
+  Result<Json> created = makeError(Reason::kUnknown, "not tried");
+  pollImmediate(clock, kCreateRetryInterval, kCreateRetryTimeout, [&] {
+    created = federated.create(object);
+    return created || !isNotFound(created.error());
+  });
+  return created;
+}
 
 CommandSpec federateCommand() {
   return {"federate", kFederateHelp, [] { return std::make_unique<FederateCommand>(); }, {}};

@@ -1,15 +1,13 @@
 #include "cmd/webhook/run.h"
 
-#include <pthread.h>
-#include <signal.h>
 #include <spdlog/spdlog.h>
 
 #include <cstdlib>
-#include <iostream>
 
 #include "cmd/cli/command.h"
 #include "cmd/cli/logging.h"
 #include "cmd/cli/process_config.h"
+#include "cmd/cli/process_start.h"
 #include "cmd/webhook/options.h"
 #include "federation/admission/webhook_routes.h"
 #include "federation/serving/http_server.h"
@@ -18,8 +16,6 @@ namespace kf::webhook {
 namespace {
 
 constexpr int kExitFatal = cli::kExitFailure;
-// Bad flags exit as cobra's do, like the controller manager's and kubefedctl's.
-constexpr int kExitBadFlags = cli::kExitUsage;
 // An AdmissionReview carries the object and, on UPDATE, the old one; the API server accepts
 // objects of up to 3 MiB. Bigger bodies get 413.
 constexpr std::size_t kMaxReviewBytes = 7 * 1024 * 1024;
@@ -58,45 +54,15 @@ Result<std::unique_ptr<serving::HttpServer>> serve(const Options& options) {
   return std::move(server);
 }
 
-// SIGTERM and SIGINT, blocked in every thread (call before starting any) and taken by
-// waitForStopSignal.
-sigset_t blockStopSignals() {
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGTERM);
-  sigaddset(&signals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-  return signals;
-}
-
-void waitForStopSignal(const sigset_t& signals) {
-  int signal = 0;
-  while (sigwait(&signals, &signal) != 0) {
-  }
-  spdlog::info("Received signal {}, stopping", signal == SIGTERM ? "SIGTERM" : "SIGINT");
-}
-
 }  // namespace
 
 int runWebhook(const std::vector<std::string>& args) {
-  const sigset_t stop_signals = blockStopSignals();
+  cli::StopSignals signals;  // first, so that every later thread inherits the blocked mask
   auto parsed = parseOptions(args);
-  if (!parsed) {
-    std::cerr << "Error: " << parsed.error().message << "\n";
-    return kExitBadFlags;
+  if (auto exit = cli::startUp(parsed, {usage(), versionLine(), /*usage_after_error=*/false})) {
+    return *exit;
   }
   const Options options = std::move(parsed).value();
-  if (options.help) {
-    std::cout << usage();
-    return 0;
-  }
-  std::cout << versionLine() << std::endl;
-  if (options.print_version) return 0;
-  if (auto logging = cli::setUpLogging(options.logging); !logging) {
-    std::cerr << "Error: " << logging.error().message << "\n";
-    return kExitBadFlags;
-  }
-  if (options.verbosity >= 1) spdlog::info("Flags: {}", describeFlags(options));
 
   auto config = checkedRestConfig(options);
   if (!config) return fatal("error setting up webhook's config: " + config.error().message);
@@ -104,7 +70,7 @@ int runWebhook(const std::vector<std::string>& args) {
 
   auto server = serve(options);
   if (!server) return fatal("unable to run the webhook server: " + server.error().message);
-  waitForStopSignal(stop_signals);
+  signals.wait();
   server.value()->stop();
   spdlog::info("Webhook server stopped");
   return 0;

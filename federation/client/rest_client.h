@@ -57,6 +57,9 @@ class RestClient {
   Result<ResponseStreamPtr> openStream(const RestRequest& request);
 
   const RestConfig& config() const { return config_; }
+  // The clock its retries and rate limit wait on; callers that poll through the client wait on it
+  // too, so that a test's fake clock drives them.
+  Clock& clock() const { return clock_; }
 
  private:
   HttpRequest toHttp(const RestRequest& request, const RequestCredentials& credentials) const;

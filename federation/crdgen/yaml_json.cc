@@ -7,6 +7,8 @@
 #include <regex>
 #include <sstream>
 
+#include "apis/meta/field_errors.h"
+
 namespace kf {
 namespace {
 
@@ -43,43 +45,12 @@ bool hasControl(const std::string& text) {
   return false;
 }
 
-std::string doubleQuoted(const std::string& text) {
-  std::string out = "\"";
-  for (unsigned char c : text) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        if (c < 0x20) {
-          char buffer[8];
-          std::snprintf(buffer, sizeof(buffer), "\\x%02x", c);
-          out += buffer;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out + "\"";
-}
-
 std::string scalar(const OJson& value) {
   if (value.is_null()) return "null";
   if (value.is_string()) {
     const auto& text = value.get_ref<const std::string&>();
-    if (hasControl(text)) return doubleQuoted(text);
+    // Go's quoting is a valid YAML double-quoted scalar, and reads back as the same text.
+    if (hasControl(text)) return meta::goQuote(text);
     if (needsQuotes(text)) {
       std::string quoted = "'";
       for (char c : text) quoted += c == '\'' ? std::string("''") : std::string(1, c);

@@ -32,4 +32,14 @@ bool sleepUnlessStopped(Clock& clock, const std::stop_token& stop, Duration dela
   return !stop.stop_requested();
 }
 
+bool pollImmediate(Clock& clock, Duration interval, Duration timeout,
+                   const std::function<bool()>& done) {
+  const SteadyTime deadline = clock.now() + timeout;
+  while (!done()) {
+    if (clock.now() >= deadline) return false;
+    sleepUnlessStopped(clock, std::stop_token{}, interval);
+  }
+  return true;
+}
+
 }  // namespace kf

@@ -4,6 +4,7 @@
 // so stopping never waits out a period and tests move time with a FakeClock. Pass an empty
 // std::stop_token{} where nothing can stop the wait.
 
+#include <functional>
 #include <stop_token>
 
 #include "federation/runtime/clock.h"
@@ -12,5 +13,10 @@ namespace kf {
 
 // Blocks until `delay` has passed on `clock` or `stop` is requested; false when stopped.
 bool sleepUnlessStopped(Clock& clock, const std::stop_token& stop, Duration delay);
+
+// client-go's wait.PollImmediate on `clock`: `done` is asked at once, then every `interval`,
+// until it returns true (then true) or `timeout` has passed since the first ask (then false).
+bool pollImmediate(Clock& clock, Duration interval, Duration timeout,
+                   const std::function<bool()>& done);
 
 }  // namespace kf

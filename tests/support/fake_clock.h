@@ -29,7 +29,23 @@ class FakeClock final : public Clock {
     MutexLock lock(mu_);
     const std::uint64_t id = ++next_id_;
     timers_.emplace(Key{now_ + delay, id}, std::move(fn));
+    scheduled_.notify_all();
     return std::make_unique<Handle>(*this, id);
+  }
+
+  // For code under test that waits on this clock on a thread of its own (a poll, a sleep): waits
+  // in real time, at most 10 s, until a timer is pending. False when none came, so that a test
+  // fails instead of hanging.
+  bool waitUntilPending() {
+    MutexLock lock(mu_);
+    return scheduled_.wait_for(lock.native(), std::chrono::seconds(10),
+                               [this]() KF_NO_THREAD_SAFETY_ANALYSIS { return !timers_.empty(); });
+  }
+  // waitUntilPending(), then advance(step).
+  bool advanceWhenPending(Duration step) {
+    if (!waitUntilPending()) return false;
+    advance(step);
+    return true;
   }
 
   // Moves time forward by `step`, firing due timers (including ones they schedule) on the way.
@@ -108,6 +124,7 @@ class FakeClock final : public Clock {
   std::uint64_t next_id_ KF_GUARDED_BY(mu_) = 0;
   Running running_ KF_GUARDED_BY(mu_);
   std::condition_variable finished_;
+  std::condition_variable scheduled_;
 };
 
 }  // namespace kf::test
