@@ -121,27 +121,24 @@ void observeFederatedReconcile(Duration elapsed) {
 }
 
 void observeDispatch(std::string_view action, Duration elapsed) {
-  kubefed().dispatch.observe({std::string(action)}, seconds(elapsed));
+  kubefed().dispatch.observe({action}, seconds(elapsed));
 }
 
 void observeControllerReconcile(std::string_view controller, Duration elapsed) {
   if (elapsed > kLongReconcile) {
     spdlog::trace("Reconcile loop {} took {:.3f}s to complete", controller, seconds(elapsed));
   }
-  const LabelValues labels{std::string(controller)};
-  kubefed().controller_reconcile_quantiles.observe(labels, seconds(elapsed));
-  kubefed().controller_reconcile.observe(labels, seconds(elapsed));
+  kubefed().controller_reconcile_quantiles.observe({controller}, seconds(elapsed));
+  kubefed().controller_reconcile.observe({controller}, seconds(elapsed));
 }
 
 void setWorkqueueDepth(std::string_view name, double depth) {
-  kubefed().workqueue_depth.set({std::string(name)}, depth);
+  kubefed().workqueue_depth.set({name}, depth);
 }
 
-void countWorkqueueAdd(std::string_view name) { kubefed().workqueue_adds.inc({std::string(name)}); }
+void countWorkqueueAdd(std::string_view name) { kubefed().workqueue_adds.inc({name}); }
 
-void countWorkqueueRetry(std::string_view name) {
-  kubefed().workqueue_retries.inc({std::string(name)});
-}
+void countWorkqueueRetry(std::string_view name) { kubefed().workqueue_retries.inc({name}); }
 
 std::string renderPrometheusText() {
   kubefed();  // KubeFed's families are on /metrics from the first scrape
