@@ -55,9 +55,6 @@ struct KubefedMetrics {
             "controller_runtime_reconcile_quantile_seconds",
             "Quantiles of time taken by various parts of Kubefed controllers reconciliation loops.",
             {"controller"}, SummaryOptions{.max_age = std::chrono::hours(1)})),
-        workqueue_depth(r.gauge("workqueue_depth", "Current depth of workqueue", {"name"})),
-        workqueue_adds(r.counter("workqueue_adds_total",
-                                 "Total number of adds handled by workqueue", {"name"})),
         workqueue_retries(r.counter("workqueue_retries_total",
                                     "Total number of retries handled by workqueue", {"name"})) {}
 
@@ -71,8 +68,6 @@ struct KubefedMetrics {
   Histogram& dispatch;
   Histogram& controller_reconcile;
   Summary& controller_reconcile_quantiles;
-  Gauge& workqueue_depth;
-  Counter& workqueue_adds;
   Counter& workqueue_retries;
 };
 
@@ -131,12 +126,6 @@ void observeControllerReconcile(std::string_view controller, Duration elapsed) {
   kubefed().controller_reconcile_quantiles.observe({controller}, seconds(elapsed));
   kubefed().controller_reconcile.observe({controller}, seconds(elapsed));
 }
-
-void setWorkqueueDepth(std::string_view name, double depth) {
-  kubefed().workqueue_depth.set({name}, depth);
-}
-
-void countWorkqueueAdd(std::string_view name) { kubefed().workqueue_adds.inc({name}); }
 
 void countWorkqueueRetry(std::string_view name) { kubefed().workqueue_retries.inc({name}); }
 
