@@ -117,7 +117,7 @@ struct SyncProgress {
   double reconcile_seconds = 0;  // the sum of their durations
   bool queue_empty = false;
   long queue_depth = 0;
-  long queue_adds = 0;  // every add requested, delayed ones included
+  long queue_adds = 0;  // keys that became waiting (client-go's count), delayed ones on arrival
 };
 
 std::optional<SyncProgress> syncProgress(int port) {

@@ -57,7 +57,8 @@ RestClient::RestClient(RestConfig config, TransportPtr transport, CredentialsPtr
       credentials_(std::move(credentials)),
       clock_(clock),
       retry_(retry),
-      rate_limiter_(config_.qps, config_.burst, clock) {}
+      rate_limiter_(config_.qps, config_.burst, clock),
+      metrics_(config_.server) {}
 
 Result<std::unique_ptr<RestClient>> RestClient::create(const RestConfig& config, Clock& clock) {
   KF_TRY(transport, makeTransport(config));
@@ -90,12 +91,26 @@ void RestClient::waitBeforeRetry(Backoff& backoff, const ApiError& error) {
 }
 
 Result<HttpResponse> RestClient::send(const RestRequest& request) {
+  // client-go times the whole request: the rate limit's wait, every attempt and every backoff.
+  const SteadyTime start = clock_.now();
+  auto result = sendAttempts(request);
+  metrics_.observeRequest(request.method, request.path, request.query, clock_.now() - start);
+  return result;
+}
+
+Result<HttpResponse> RestClient::sendAttempts(const RestRequest& request) {
   Backoff backoff(retry_.initial_backoff, retry_.max_backoff);
   bool renewed = false;  // credentials are renewed once per request, after a 401
   for (int attempt = 1;; ++attempt) {
-    KF_TRY(credentials, credentials_->forRequest());
+    auto credentials = credentials_->forRequest();
+    if (!credentials) {
+      // client-go fetches credentials inside the round trip: a failure is an attempt's error.
+      metrics_.countAttempt(request.method, 0);
+      return credentials.error();
+    }
     rate_limiter_.accept();
-    auto response = transport_->roundTrip(toHttp(request, credentials));
+    auto response = transport_->roundTrip(toHttp(request, credentials.value()));
+    metrics_.countAttempt(request.method, response ? response.value().status : 0);
     ApiError error;
     if (!response) {
       error = response.error();
@@ -107,7 +122,7 @@ Result<HttpResponse> RestClient::send(const RestRequest& request) {
     // A 401 means the server did nothing, so even a POST is safe to send again.
     if (isUnauthorized(error) && !renewed) {
       renewed = true;
-      if (credentials_->renewAfterRejection(credentials)) continue;
+      if (credentials_->renewAfterRejection(credentials.value())) continue;
     }
     if (attempt >= retry_.max_attempts || !shouldRetry(request, error)) return error;
     waitBeforeRetry(backoff, error);
@@ -126,9 +141,12 @@ Result<Json> RestClient::sendJson(const RestRequest& request) {
 
 Result<ResponseStreamPtr> RestClient::openStream(const RestRequest& request) {
   for (bool renewed = false;; renewed = true) {
-    KF_TRY(credentials, credentials_->forRequest());
-    rate_limiter_.accept();
-    KF_TRY(stream, transport_->openStream(toHttp(request, credentials)));
+    auto credentials = credentials_->forRequest();
+    if (!credentials) {
+      metrics_.countAttempt(request.method, 0);
+      return credentials.error();
+    }
+    KF_TRY(stream, openStreamAttempt(request, credentials.value()));
     if (isSuccess(stream->status())) return std::move(stream);
     std::string body;
     char buffer[4096];
@@ -138,10 +156,20 @@ Result<ResponseStreamPtr> RestClient::openStream(const RestRequest& request) {
       body.append(buffer, n.value());
     }
     ApiError error = errorFromResponse(stream->status(), body, std::nullopt);
-    if (!isUnauthorized(error) || renewed || !credentials_->renewAfterRejection(credentials)) {
+    if (!isUnauthorized(error) || renewed ||
+        !credentials_->renewAfterRejection(credentials.value())) {
       return error;
     }
   }
+}
+
+// A watch is counted in rest_client_requests_total but not timed, as client-go does.
+Result<ResponseStreamPtr> RestClient::openStreamAttempt(const RestRequest& request,
+                                                        const RequestCredentials& credentials) {
+  rate_limiter_.accept();
+  auto stream = transport_->openStream(toHttp(request, credentials));
+  metrics_.countAttempt(request.method, stream ? stream.value()->status() : 0);
+  return stream;
 }
 
 }  // namespace kf

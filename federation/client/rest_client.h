@@ -1,7 +1,8 @@
 #pragma once
 // Requests to one API server: authentication (asked of the credentials per request, sent once
 // more with renewed credentials after a 401), the client-side rate limit, retries of idempotent
-// requests with backoff, and non-2xx responses turned into typed ApiErrors.
+// requests with backoff, non-2xx responses turned into typed ApiErrors, and client-go's
+// rest_client_* metrics (federation/metrics/rest_client_metrics.h).
 
 #include <memory>
 #include <string>
@@ -14,6 +15,7 @@
 #include "federation/client/list_options.h"
 #include "federation/client/rest_config.h"
 #include "federation/client/transport.h"
+#include "federation/metrics/rest_client_metrics.h"
 #include "federation/runtime/backoff.h"
 #include "federation/runtime/clock.h"
 #include "federation/runtime/thread_annotations.h"
@@ -64,6 +66,9 @@ class RestClient {
  private:
   HttpRequest toHttp(const RestRequest& request, const RequestCredentials& credentials) const;
   void waitBeforeRetry(Backoff& backoff, const ApiError& error);
+  Result<HttpResponse> sendAttempts(const RestRequest& request);
+  Result<ResponseStreamPtr> openStreamAttempt(const RestRequest& request,
+                                              const RequestCredentials& credentials);
 
   RestConfig config_;
   TransportPtr transport_;
@@ -71,6 +76,7 @@ class RestClient {
   Clock& clock_;
   RetryPolicy retry_;
   TokenBucket rate_limiter_;
+  metrics::RestClientMetrics metrics_;
 };
 
 // "a=b&c=d" with each key and value percent-encoded.

@@ -43,7 +43,7 @@ struct Controller::State {
       : options(std::move(controller_options)),
         reconciler(std::move(controller_reconciler)),
         clock(controller_clock),
-        queue(controller_clock),
+        queue(controller_clock, options.name),
         backoff(options.initial_backoff, options.max_backoff, controller_clock) {}
 
   void runWorker();
@@ -51,9 +51,6 @@ struct Controller::State {
   ReconcileResult reconcileGuarded(const std::string& key);
   void requeue(const std::string& key, const ReconcileResult& result);
   void add(const std::string& key, Duration delay);
-  void publishDepth() {
-    metrics::setWorkqueueDepth(options.name, static_cast<double>(queue.len()));
-  }
 
   const ControllerOptions options;
   const ReconcilerPtr reconciler;
@@ -73,7 +70,6 @@ struct Controller::State {
 void Controller::State::runWorker() {
   nameThisThread(options.name);
   while (std::optional<std::string> key = queue.get()) {
-    publishDepth();
     if (stopping) {
       queue.done(*key);
       return;
@@ -138,11 +134,8 @@ void Controller::State::requeue(const std::string& key, const ReconcileResult& r
 }
 
 void Controller::State::add(const std::string& key, Duration delay) {
-  // Counts every request, also one the queue folds into a key already waiting (client-go counts
-  // only keys that were not waiting; the queue does not tell us which).
-  metrics::countWorkqueueAdd(options.name);
+  // The queue, named after the controller, counts the key when it becomes waiting.
   queue.addAfter(key, delay);
-  publishDepth();
 }
 
 Controller::Controller(ControllerOptions options, ReconcilerPtr reconciler, Clock& clock)

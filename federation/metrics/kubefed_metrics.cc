@@ -55,9 +55,6 @@ struct KubefedMetrics {
             "controller_runtime_reconcile_quantile_seconds",
             "Quantiles of time taken by various parts of Kubefed controllers reconciliation loops.",
             {"controller"}, SummaryOptions{.max_age = std::chrono::hours(1)})),
-        workqueue_depth(r.gauge("workqueue_depth", "Current depth of workqueue", {"name"})),
-        workqueue_adds(r.counter("workqueue_adds_total",
-                                 "Total number of adds handled by workqueue", {"name"})),
         workqueue_retries(r.counter("workqueue_retries_total",
                                     "Total number of retries handled by workqueue", {"name"})) {}
 
@@ -71,8 +68,6 @@ struct KubefedMetrics {
   Histogram& dispatch;
   Histogram& controller_reconcile;
   Summary& controller_reconcile_quantiles;
-  Gauge& workqueue_depth;
-  Counter& workqueue_adds;
   Counter& workqueue_retries;
 };
 
@@ -121,27 +116,18 @@ void observeFederatedReconcile(Duration elapsed) {
 }
 
 void observeDispatch(std::string_view action, Duration elapsed) {
-  kubefed().dispatch.observe({std::string(action)}, seconds(elapsed));
+  kubefed().dispatch.observe({action}, seconds(elapsed));
 }
 
 void observeControllerReconcile(std::string_view controller, Duration elapsed) {
   if (elapsed > kLongReconcile) {
     spdlog::trace("Reconcile loop {} took {:.3f}s to complete", controller, seconds(elapsed));
   }
-  const LabelValues labels{std::string(controller)};
-  kubefed().controller_reconcile_quantiles.observe(labels, seconds(elapsed));
-  kubefed().controller_reconcile.observe(labels, seconds(elapsed));
+  kubefed().controller_reconcile_quantiles.observe({controller}, seconds(elapsed));
+  kubefed().controller_reconcile.observe({controller}, seconds(elapsed));
 }
 
-void setWorkqueueDepth(std::string_view name, double depth) {
-  kubefed().workqueue_depth.set({std::string(name)}, depth);
-}
-
-void countWorkqueueAdd(std::string_view name) { kubefed().workqueue_adds.inc({std::string(name)}); }
-
-void countWorkqueueRetry(std::string_view name) {
-  kubefed().workqueue_retries.inc({std::string(name)});
-}
+void countWorkqueueRetry(std::string_view name) { kubefed().workqueue_retries.inc({name}); }
 
 std::string renderPrometheusText() {
   kubefed();  // KubeFed's families are on /metrics from the first scrape

@@ -26,9 +26,9 @@ void observeDispatch(std::string_view action, Duration elapsed);
 // controller_runtime_reconcile_duration_seconds{controller} and
 // controller_runtime_reconcile_quantile_seconds{controller}.
 void observeControllerReconcile(std::string_view controller, Duration elapsed);
-// workqueue_depth{name}, workqueue_adds_total{name}, workqueue_retries_total{name}.
-void setWorkqueueDepth(std::string_view name, double depth);
-void countWorkqueueAdd(std::string_view name);
+// workqueue_retries_total{name}: a reconcile of work queue `name` asked to be retried (failure,
+// recheck or not synced). Not KubeFed's: its plain named queues export no retries series. The
+// other workqueue_* series come from the queues themselves (workqueue_metrics.h).
 void countWorkqueueRetry(std::string_view name);
 
 // The whole registry in the Prometheus text exposition format (version 0.0.4).

@@ -1,26 +1,28 @@
 #include "federation/metrics/registry.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstdio>
 #include <cstdlib>
 #include <numeric>
 #include <typeinfo>
+#include <utility>
 
 #include "federation/metrics/text_format.h"
 
 namespace kf::metrics {
 
 LabelSchema::LabelSchema(std::vector<std::string> names) : order_(names.size()) {
+  assert(names.size() <= kMaxLabels && "raise LabelSchema::kMaxLabels");
   std::iota(order_.begin(), order_.end(), std::size_t{0});
   std::sort(order_.begin(), order_.end(),
             [&names](std::size_t a, std::size_t b) { return names[a] < names[b]; });
   for (const std::size_t i : order_) sorted_names_.push_back(names[i]);
 }
 
-bool LabelSchema::key(const LabelValues& values, LabelValues* out) const {
+bool LabelSchema::order(LabelView values, Ordered& out) const {
   if (values.size() != order_.size()) return false;
-  out->clear();
-  for (const std::size_t i : order_) out->push_back(values[i]);
+  for (std::size_t i = 0; i < order_.size(); ++i) out[i] = values.begin()[order_[i]];
   return true;
 }
 
@@ -37,8 +39,23 @@ std::string LabelSchema::render(const LabelValues& key, const std::string& extra
   return out;
 }
 
+namespace detail {
+
+void show(std::atomic<bool>& shown) {
+  // A load first: the common case (shown) then writes nothing to the shared cache line.
+  if (!shown.load(std::memory_order_relaxed)) shown.store(true, std::memory_order_relaxed);
+}
+
+}  // namespace detail
+
 Family::Family(std::string name, std::string help, std::vector<std::string> label_names)
     : name_(std::move(name)), help_(std::move(help)), labels_(std::move(label_names)) {}
+
+bool Family::ordered(LabelView values, LabelSchema::Ordered& out) const {
+  const bool valid = labels_.order(values, out);
+  assert(valid && "label value count differs from the family's label names");
+  return valid;
+}
 
 void Family::render(std::string& out) const {
   std::string samples;
@@ -46,6 +63,24 @@ void Family::render(std::string& out) const {
   out += "# HELP " + name_ + " " + escapeHelp(help_) + "\n";
   out += "# TYPE " + name_ + " " + type() + "\n";
   out += samples;
+}
+
+RenderHook::RenderHook(RenderHook&& other) noexcept
+    : registry_(std::exchange(other.registry_, nullptr)), id_(other.id_) {}
+
+RenderHook& RenderHook::operator=(RenderHook&& other) noexcept {
+  if (this != &other) {
+    reset();
+    registry_ = std::exchange(other.registry_, nullptr);
+    id_ = other.id_;
+  }
+  return *this;
+}
+
+RenderHook::~RenderHook() { reset(); }
+
+void RenderHook::reset() {
+  if (registry_ != nullptr) std::exchange(registry_, nullptr)->removeHook(id_);
 }
 
 Registry::Registry(const Clock& clock) : clock_(clock) {}
@@ -88,7 +123,23 @@ Summary& Registry::summary(const std::string& name, const std::string& help,
   return add<Summary>(name, help, std::move(label_names), std::move(options), clock_);
 }
 
+RenderHook Registry::beforeRender(std::function<void()> refresh) {
+  MutexLock lock(hooks_mu_);
+  const std::uint64_t id = ++next_hook_;
+  hooks_.emplace(id, std::move(refresh));
+  return RenderHook(*this, id);
+}
+
+void Registry::removeHook(std::uint64_t id) {
+  MutexLock lock(hooks_mu_);
+  hooks_.erase(id);
+}
+
 std::string Registry::render() const {
+  {
+    MutexLock lock(hooks_mu_);
+    for (const auto& [id, refresh] : hooks_) refresh();
+  }
   MutexLock lock(mu_);
   std::string out;
   for (const auto& [name, family] : families_) family->render(out);

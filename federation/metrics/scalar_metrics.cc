@@ -1,101 +1,129 @@
 // Counter and Gauge: one number per series.
 
-#include <cassert>
-
 #include "federation/metrics/registry.h"
 #include "federation/metrics/text_format.h"
 
 namespace kf::metrics {
 namespace {
 
+using detail::ScalarCell;
+
 void renderScalars(const std::string& name, const LabelSchema& labels,
-                   const std::map<LabelValues, double>& series, std::string& out) {
-  for (const auto& [key, value] : series) {
-    out += name + labels.render(key) + " " + formatValue(value) + "\n";
+                   const detail::SeriesTable<ScalarCell>& series, std::string& out, bool* any) {
+  for (const auto& [key, cell] : series) {
+    if (!cell->shown.load(std::memory_order_relaxed)) continue;
+    out += name + labels.render(key) + " " +
+           formatValue(cell->value.load(std::memory_order_relaxed)) + "\n";
+    *any = true;
   }
+}
+
+double valueOf(const ScalarCell* cell) {
+  return cell == nullptr || !cell->shown.load(std::memory_order_relaxed)
+             ? 0
+             : cell->value.load(std::memory_order_relaxed);
+}
+
+void hide(ScalarCell* cell) {
+  if (cell == nullptr) return;
+  cell->shown.store(false, std::memory_order_relaxed);
+  cell->value.store(0, std::memory_order_relaxed);
 }
 
 }  // namespace
 
+void Counter::Series::inc(double delta) const {
+  if (!(delta >= 0)) return;
+  cell_->value.fetch_add(delta, std::memory_order_relaxed);
+  detail::show(cell_->shown);
+}
+
 Counter::Counter(std::string name, std::string help, std::vector<std::string> label_names)
     : Family(std::move(name), std::move(help), std::move(label_names)) {
   MutexLock lock(mu_);
-  if (labels().size() == 0) series_[{}] = 0;  // an unlabelled metric exists from the start
+  if (labels().size() == 0) series_.findOrAdd({});  // an unlabelled metric exists from the start
 }
 
-void Counter::inc(const LabelValues& values, double delta) {
-  LabelValues key;
-  const bool valid = labels().key(values, &key);
-  assert(valid && "label value count differs from the family's label names");
-  if (!valid || !(delta >= 0)) return;
+ScalarCell& Counter::cell(LabelView values) {
+  LabelSchema::Ordered key;
+  if (!ordered(values, key)) return discarded_;
   MutexLock lock(mu_);
-  series_[key] += delta;
+  return series_.findOrAdd({key.data(), labels().size()});
 }
 
-double Counter::value(const LabelValues& values) const {
-  LabelValues key;
-  if (!labels().key(values, &key)) return 0;
+Counter::Series Counter::series(LabelView values) { return Series(cell(values)); }
+
+void Counter::inc(LabelView values, double delta) { Series(cell(values)).inc(delta); }
+
+double Counter::value(LabelView values) const {
+  LabelSchema::Ordered key;
+  if (!labels().order(values, key)) return 0;
   MutexLock lock(mu_);
-  auto it = series_.find(key);
-  return it == series_.end() ? 0 : it->second;
+  return valueOf(series_.find({key.data(), labels().size()}));
 }
 
-void Counter::remove(const LabelValues& values) {
-  LabelValues key;
-  if (!labels().key(values, &key)) return;
+void Counter::remove(LabelView values) {
+  LabelSchema::Ordered key;
+  if (!labels().order(values, key)) return;
   MutexLock lock(mu_);
-  series_.erase(key);
+  hide(series_.find({key.data(), labels().size()}));
 }
 
 bool Counter::renderSamples(std::string& out) const {
+  bool any = false;
   MutexLock lock(mu_);
-  renderScalars(name(), labels(), series_, out);
-  return !series_.empty();
+  renderScalars(name(), labels(), series_, out, &any);
+  return any;
+}
+
+void Gauge::Series::set(double value) const {
+  cell_->value.store(value, std::memory_order_relaxed);
+  detail::show(cell_->shown);
+}
+
+void Gauge::Series::add(double delta) const {
+  cell_->value.fetch_add(delta, std::memory_order_relaxed);
+  detail::show(cell_->shown);
 }
 
 Gauge::Gauge(std::string name, std::string help, std::vector<std::string> label_names)
     : Family(std::move(name), std::move(help), std::move(label_names)) {
   MutexLock lock(mu_);
-  if (labels().size() == 0) series_[{}] = 0;
+  if (labels().size() == 0) series_.findOrAdd({});
 }
 
-void Gauge::set(const LabelValues& values, double value) {
-  LabelValues key;
-  const bool valid = labels().key(values, &key);
-  assert(valid && "label value count differs from the family's label names");
-  if (!valid) return;
+ScalarCell& Gauge::cell(LabelView values) {
+  LabelSchema::Ordered key;
+  if (!ordered(values, key)) return discarded_;
   MutexLock lock(mu_);
-  series_[key] = value;
+  return series_.findOrAdd({key.data(), labels().size()});
 }
 
-void Gauge::add(const LabelValues& values, double delta) {
-  LabelValues key;
-  const bool valid = labels().key(values, &key);
-  assert(valid && "label value count differs from the family's label names");
-  if (!valid) return;
+Gauge::Series Gauge::series(LabelView values) { return Series(cell(values)); }
+
+void Gauge::set(LabelView values, double value) { Series(cell(values)).set(value); }
+
+void Gauge::add(LabelView values, double delta) { Series(cell(values)).add(delta); }
+
+double Gauge::value(LabelView values) const {
+  LabelSchema::Ordered key;
+  if (!labels().order(values, key)) return 0;
   MutexLock lock(mu_);
-  series_[key] += delta;
+  return valueOf(series_.find({key.data(), labels().size()}));
 }
 
-double Gauge::value(const LabelValues& values) const {
-  LabelValues key;
-  if (!labels().key(values, &key)) return 0;
+void Gauge::remove(LabelView values) {
+  LabelSchema::Ordered key;
+  if (!labels().order(values, key)) return;
   MutexLock lock(mu_);
-  auto it = series_.find(key);
-  return it == series_.end() ? 0 : it->second;
-}
-
-void Gauge::remove(const LabelValues& values) {
-  LabelValues key;
-  if (!labels().key(values, &key)) return;
-  MutexLock lock(mu_);
-  series_.erase(key);
+  hide(series_.find({key.data(), labels().size()}));
 }
 
 bool Gauge::renderSamples(std::string& out) const {
+  bool any = false;
   MutexLock lock(mu_);
-  renderScalars(name(), labels(), series_, out);
-  return !series_.empty();
+  renderScalars(name(), labels(), series_, out, &any);
+  return any;
 }
 
 }  // namespace kf::metrics

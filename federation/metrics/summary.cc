@@ -28,25 +28,29 @@ Summary::Summary(std::string name, std::string help, std::vector<std::string> la
   if (labels().size() == 0) series_[{}];
 }
 
-void Summary::observe(const LabelValues& values, double value) {
-  LabelValues key;
-  const bool valid = labels().key(values, &key);
-  assert(valid && "label value count differs from the family's label names");
-  if (!valid) return;
+void Summary::observe(LabelView values, double value) {
+  LabelSchema::Ordered ordered_values;
+  if (!ordered(values, ordered_values)) return;
+  const std::span<const std::string_view> key(ordered_values.data(), labels().size());
   const SteadyTime now = clock_.now();
   MutexLock lock(mu_);
-  Series& series = series_[key];
+  auto it = series_.find(key);
+  if (it == series_.end()) it = series_.try_emplace(LabelValues(key.begin(), key.end())).first;
+  Series& series = it->second;
   series.window.push_back({now, value});
   series.sum += value;
   ++series.count;
   pruneLocked(series, now);
 }
 
-void Summary::remove(const LabelValues& values) {
-  LabelValues key;
-  if (!labels().key(values, &key)) return;
+void Summary::remove(LabelView values) {
+  LabelSchema::Ordered key;
+  if (!labels().order(values, key)) return;
   MutexLock lock(mu_);
-  series_.erase(key);
+  if (auto it = series_.find(std::span<const std::string_view>(key.data(), labels().size()));
+      it != series_.end()) {
+    series_.erase(it);
+  }
 }
 
 void Summary::pruneLocked(Series& series, SteadyTime now) const {

@@ -2,7 +2,8 @@
 
 namespace kf {
 
-DelayingQueue::DelayingQueue(Clock& clock) : clock_(clock) {}
+DelayingQueue::DelayingQueue(Clock& clock, const std::string& name)
+    : Queue(name, clock), clock_(clock) {}
 
 DelayingQueue::~DelayingQueue() {
   TimerHandlePtr timer;

@@ -19,7 +19,9 @@ namespace kf {
 
 class DelayingQueue : public Queue {
  public:
-  explicit DelayingQueue(Clock& clock);
+  // A named queue reports client-go's work-queue metrics (queue.h); keys waiting for their delay
+  // are not in its depth, as in client-go.
+  explicit DelayingQueue(Clock& clock, const std::string& name = "");
   ~DelayingQueue() override;
 
   // Adds `key` once `delay` has elapsed; delay <= 0 adds it now. If the key is already waiting,

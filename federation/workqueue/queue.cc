@@ -1,11 +1,31 @@
 #include "federation/workqueue/queue.h"
 
+#include <algorithm>
+
 namespace kf {
+
+Queue::Queue(const std::string& name, const Clock& clock) : clock_(&clock) {
+  if (!name.empty()) {
+    metrics_ = std::make_unique<metrics::WorkqueueMetrics>(name, [this] { return inProgress(); });
+  }
+}
+
+Queue::~Queue() {
+  if (!metrics_) return;
+  MutexLock lock(mu_);
+  metrics_->dropped(dirty_.size());
+}
 
 void Queue::add(const std::string& key) {
   {
     MutexLock lock(mu_);
-    if (shutting_down_ || !dirty_.insert(key).second) return;
+    if (shutting_down_) return;
+    const auto [waiting, added] = dirty_.try_emplace(key);
+    if (!added) return;
+    if (metrics_) {
+      waiting->second = clock_->now();
+      metrics_->added();
+    }
     // A key being processed is queued by done(), so one worker never sees it twice at once.
     if (processing_.contains(key)) return;
     queue_.push_back(key);
@@ -19,8 +39,14 @@ std::optional<std::string> Queue::get() {
   if (queue_.empty()) return std::nullopt;
   std::string key = std::move(queue_.front());
   queue_.pop_front();
-  dirty_.erase(key);
-  processing_.insert(key);
+  // The node moves from dirty_ to processing_: no allocation.
+  auto entry = dirty_.extract(key);
+  if (metrics_) {
+    const SteadyTime now = clock_->now();
+    metrics_->taken(now - entry.mapped());
+    entry.mapped() = now;
+  }
+  processing_.insert(std::move(entry));
   return key;
 }
 
@@ -29,7 +55,10 @@ void Queue::done(const std::string& key) {
   bool idle = false;
   {
     MutexLock lock(mu_);
-    processing_.erase(key);
+    if (auto it = processing_.find(key); it != processing_.end()) {
+      if (metrics_) metrics_->done(clock_->now() - it->second);
+      processing_.erase(it);
+    }
     if (dirty_.contains(key)) {
       queue_.push_back(key);
       requeued = true;
@@ -63,6 +92,18 @@ void Queue::shutDownWithDrain() {
 bool Queue::shuttingDown() const {
   MutexLock lock(mu_);
   return shutting_down_;
+}
+
+metrics::WorkInProgress Queue::inProgress() const {
+  MutexLock lock(mu_);
+  metrics::WorkInProgress out;
+  const SteadyTime now = clock_->now();
+  for (const auto& [key, since] : processing_) {
+    const Duration age = now - since;
+    out.total += age;
+    out.longest = std::max(out.longest, age);
+  }
+  return out;
 }
 
 }  // namespace kf

@@ -8,11 +8,13 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
 
 #include "federation/client/resource_client.h"
+#include "federation/metrics/sample_parse.h"
 #include "tests/e2e/federation_fixture.h"
 #include "tests/e2e/member_writes.h"
 #include "tests/integration/local_clusters.h"
@@ -452,6 +454,63 @@ TEST_F(PropagationWithTheHostJoinedE2ETest, DeletingANamespaceWithFederatedObjec
       << left_over();
 }
 
+// The value of `metric` with exactly these labels in a metrics text; nullopt if absent.
+std::optional<double> sampleOf(const std::string& text, const std::string& metric,
+                               const std::map<std::string, std::string, std::less<>>& labels) {
+  for (const auto& sample : metrics::samplesNamed(text, metric)) {
+    if (sample.labels == labels) return sample.value;
+  }
+  return std::nullopt;
+}
+
+// host[:port] of a client's server URL: the host label of rest_client_requests_total.
+std::string hostOf(const RestClient& client) {
+  std::string server = client.config().server;
+  server = server.substr(server.find("://") + 3);
+  return server.substr(0, server.find('/'));
+}
+
+// After a FederatedConfigMap was propagated to member1: the series KubeFed's controller manager
+// exports from client-go through controller-runtime, with plausible values.
+void expectClientGoMetrics(Federation& fed) {
+  const std::string text = httpGet(servedPort(fed.manager(), "/metrics"), "/metrics");
+  const std::string queue = "federatedconfigmap";
+  EXPECT_GE(sampleOf(text, "workqueue_adds_total", {{"name", queue}}).value_or(0), 1) << text;
+  EXPECT_GE(sampleOf(text, "workqueue_queue_duration_seconds_count", {{"name", queue}}).value_or(0),
+            1);
+  EXPECT_TRUE(sampleOf(text, "workqueue_queue_duration_seconds_bucket",
+                       {{"name", queue}, {"le", "1e-08"}}));
+  const auto work_count =
+      sampleOf(text, "workqueue_work_duration_seconds_count", {{"name", queue}});
+  EXPECT_GE(work_count.value_or(0), 1);
+  // Every reconcile took some time, and none of them a minute.
+  const double work_sum =
+      sampleOf(text, "workqueue_work_duration_seconds_sum", {{"name", queue}}).value_or(0);
+  EXPECT_GT(work_sum, 0);
+  EXPECT_LT(work_sum, 60 * work_count.value_or(1));
+  EXPECT_GE(sampleOf(text, "workqueue_unfinished_work_seconds", {{"name", queue}}).value_or(-1), 0);
+  EXPECT_GE(
+      sampleOf(text, "workqueue_longest_running_processor_seconds", {{"name", queue}}).value_or(-1),
+      0);
+
+  const std::string member1 = hostOf(fed.member("member1"));
+  EXPECT_GE(sampleOf(text, "rest_client_requests_total",
+                     {{"code", "201"}, {"host", member1}, {"method", "POST"}})
+                .value_or(0),
+            1)
+      << "the ConfigMap created in member1";
+  EXPECT_GE(sampleOf(text, "rest_client_requests_total",
+                     {{"code", "200"}, {"host", hostOf(fed.host())}, {"method", "GET"}})
+                .value_or(0),
+            1);
+  const auto create_latency =
+      sampleOf(text, "rest_client_request_latency_seconds_count",
+               {{"url", fed.member("member1").config().server +
+                            "/api/v1/namespaces/%7Bnamespace%7D/configmaps"},
+                {"verb", "POST"}});
+  EXPECT_GE(create_latency.value_or(0), 1) << text;
+}
+
 TEST_F(PropagationE2ETest, AMemberObjectChangedOrDeletedByHandIsPutBack) {
   Federation& fed = federation();
   const GroupVersionResource federated{"types.kubefed.io", "v1beta1", "federatedconfigmaps", true};
@@ -465,6 +524,7 @@ TEST_F(PropagationE2ETest, AMemberObjectChangedOrDeletedByHandIsPutBack) {
     return got ? at(got.value(), Json::json_pointer("/data/key")) : Json();
   };
   ASSERT_TRUE(eventually([&] { return value() == "wanted"; }, seconds(60))) << fed.manager().log();
+  expectClientGoMetrics(fed);
 
   ASSERT_TRUE(member.patch(name, PatchType::kMerge, R"({"data":{"key":"edited by hand"}})"));
   EXPECT_TRUE(eventually([&] { return value() == "wanted"; }, seconds(60))) << fed.manager().log();

@@ -4,8 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <future>
+#include <map>
+#include <optional>
 
 #include "federation/client/resource_client.h"
+#include "federation/metrics/kubefed_metrics.h"
+#include "federation/metrics/sample_parse.h"
 #include "tests/support/fake_api_server.h"
 #include "tests/support/fake_clock.h"
 
@@ -60,6 +64,61 @@ TEST_F(RestClientTest, SendsAuthAndAcceptHeadersAndEncodedQuery) {
   EXPECT_EQ(sent.target, "/api/v1/configmaps?labelSelector=a%3Db%2Cc%20in%20%28d%29");
   EXPECT_EQ(sent.headers.at("Authorization"), "Bearer s3cret");
   EXPECT_EQ(sent.headers.at("Accept"), "application/json");
+}
+
+// The value of `metric` with exactly these labels in the process's metrics; nullopt if absent.
+std::optional<double> clientSample(const std::string& metric,
+                                   const std::map<std::string, std::string, std::less<>>& labels) {
+  const std::string text = metrics::renderPrometheusText();
+  for (const auto& sample : metrics::samplesNamed(text, metric)) {
+    if (sample.labels == labels) return sample.value;
+  }
+  return std::nullopt;
+}
+
+// Verifies client-go's REST client metrics: every attempt counted by status code ("<error>"
+// without a response), method and host; every request timed once, backoffs included, under its
+// URL with names, namespaces and query values templated; a watch counted but not timed.
+TEST_F(RestClientTest, CountsAttemptsAndTimesRequestsAsClientGo) {
+  static int runs = 0;  // the registry is process-wide: a host of this run's own
+  const std::string host = "rest-metrics-" + std::to_string(++runs) + ".test:6443";
+  RestConfig config;
+  config.server = "https://" + host;
+  config.qps = 0;
+  RestClient client(config, server_.transport(), clock_,
+                    {.max_attempts = 3, .initial_backoff = 1s, .max_backoff = 1s});
+  server_.respondNext(textResponse(503, kUnavailable));
+  server_.respondNext(textResponse(200, "{}"));
+  auto got = runAdvancing([&] {
+    return client.send({.path = "/api/v1/namespaces/ns/configmaps/cm", .query = {{"a", "1"}}});
+  });
+  ASSERT_TRUE(got) << got.error().describe();
+  server_.respondNext(makeError(Reason::kConnectionFailed, "reset"));
+  EXPECT_FALSE(client.send({.method = "POST",
+                            .path = "/api/v1/namespaces/ns/configmaps",
+                            .body = "{}",
+                            .idempotent = false}));
+  auto watch =
+      client.openStream({.path = "/api/v1/namespaces/ns/configmaps", .query = {{"watch", "true"}}});
+  ASSERT_TRUE(watch) << watch.error().describe();
+
+  const std::string requests = "rest_client_requests_total";
+  EXPECT_EQ(clientSample(requests, {{"code", "503"}, {"host", host}, {"method", "GET"}}), 1);
+  EXPECT_EQ(clientSample(requests, {{"code", "200"}, {"host", host}, {"method", "GET"}}), 2);
+  EXPECT_EQ(clientSample(requests, {{"code", "<error>"}, {"host", host}, {"method", "POST"}}), 1);
+
+  const std::string base = "https://" + host + "/api/v1/namespaces/%7Bnamespace%7D/configmaps";
+  const std::string latency = "rest_client_request_latency_seconds";
+  const std::string get_url = base + "/%7Bname%7D?a=%7Bvalue%7D";
+  EXPECT_EQ(clientSample(latency + "_count", {{"url", get_url}, {"verb", "GET"}}), 1);
+  EXPECT_EQ(clientSample(latency + "_bucket", {{"le", "0.512"}, {"url", get_url}, {"verb", "GET"}}),
+            0)
+      << "the 1 s backoff belongs to the request's latency";
+  EXPECT_GE(clientSample(latency + "_sum", {{"url", get_url}, {"verb", "GET"}}).value_or(0), 1);
+  EXPECT_EQ(clientSample(latency + "_count", {{"url", base}, {"verb", "POST"}}), 1);
+  EXPECT_EQ(
+      clientSample(latency + "_count", {{"url", base + "?watch=%7Bvalue%7D"}, {"verb", "GET"}}),
+      std::nullopt);
 }
 
 TEST_F(RestClientTest, RetriesIdempotentRequestOnServiceUnavailable) {

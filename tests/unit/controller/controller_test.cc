@@ -4,13 +4,16 @@
 
 #include <atomic>
 #include <future>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "federation/controller/builder.h"
 #include "federation/metrics/kubefed_metrics.h"
+#include "federation/metrics/sample_parse.h"
 #include "tests/unit/controller/worker_test_support.h"
 #include "tests/unit/informer/fake_lister_watcher.h"
 
@@ -384,6 +387,69 @@ TEST_F(ControllerTest, ExportsWorkqueueMetricsUnderItsName) {
   EXPECT_NE(text.find("workqueue_retries_total{name=\"reconcile-worker-test\"}"),
             std::string::npos);
   EXPECT_NE(text.find("workqueue_depth{name=\"reconcile-worker-test\"}"), std::string::npos);
+}
+
+// The value of `metric`{name=queue[,le=le]} in the process's metrics; nullopt when absent.
+std::optional<double> queueSample(const std::string& metric, const std::string& queue,
+                                  const std::string& le = "") {
+  const std::string text = metrics::renderPrometheusText();
+  for (const auto& sample : metrics::samplesNamed(text, metric)) {
+    if (sample.labels.at("name") == queue && (le.empty() || sample.labels.at("le") == le)) {
+      return sample.value;
+    }
+  }
+  return std::nullopt;
+}
+
+// Verifies the worker's queue exports client-go's queue latency, work duration and
+// work-in-progress series under the worker's name, as KubeFed's named queues do: the reconcile
+// is the work, timed on the controller's clock.
+TEST(ControllerQueueMetricsTest, ExportsQueueLatencyWorkDurationAndWorkInProgress) {
+  const std::string name = "controller-queue-metrics-test";
+  TimerWatchingClock clock;
+  std::promise<void> started;
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  Controller worker(testOptions(name), reconcilerOf([&](const std::string&) -> ReconcileResult {
+                      started.set_value();
+                      released.wait();
+                      return kOk;
+                    }),
+                    clock);
+  // Declared after the worker, so it runs first on the way out: a reconcile still waiting is
+  // released even when an assertion failed, and stop() does not wait for it forever.
+  struct ReleaseAtExit {
+    std::promise<void>& release;
+    bool done = false;
+    void now() {
+      if (!std::exchange(done, true)) release.set_value();
+    }
+    ~ReleaseAtExit() { now(); }
+  } release_at_exit{release};
+  ASSERT_TRUE(worker.start());
+  worker.enqueue("a");
+  ASSERT_EQ(started.get_future().wait_for(test::kWaitLimit), std::future_status::ready);
+  clock.advance(seconds(3));
+  EXPECT_EQ(queueSample("workqueue_unfinished_work_seconds", name), 3);
+  EXPECT_EQ(queueSample("workqueue_longest_running_processor_seconds", name), 3);
+  EXPECT_EQ(queueSample("workqueue_depth", name), 0);
+  release_at_exit.now();
+
+  const auto deadline = std::chrono::steady_clock::now() + test::kWaitLimit;
+  while (queueSample("workqueue_work_duration_seconds_count", name) != 1 &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::yield();
+  }
+  EXPECT_EQ(queueSample("workqueue_work_duration_seconds_count", name), 1);
+  EXPECT_EQ(queueSample("workqueue_work_duration_seconds_sum", name), 3);
+  EXPECT_EQ(queueSample("workqueue_work_duration_seconds_bucket", name, "1"), 0);
+  EXPECT_EQ(queueSample("workqueue_work_duration_seconds_bucket", name, "10"), 1);
+  // Taken at once on the fake clock: 0 s, in the first bucket.
+  EXPECT_EQ(queueSample("workqueue_queue_duration_seconds_count", name), 1);
+  EXPECT_EQ(queueSample("workqueue_queue_duration_seconds_bucket", name, "1e-08"), 1);
+  EXPECT_EQ(queueSample("workqueue_adds_total", name), 1);
+  EXPECT_EQ(queueSample("workqueue_unfinished_work_seconds", name), 0);
+  worker.stop();
 }
 
 // Verifies a failed reconcile's error is not retried sooner than its backoff and that the

@@ -144,6 +144,49 @@ TEST_F(RegistryTest, RemoveDropsOneSeries) {
   EXPECT_EQ(registry_.render(), "# HELP g G.\n# TYPE g gauge\ng{cluster=\"b\"} 2\n");
 }
 
+// Verifies a removed series comes back from 0 when it is used again, also through a handle
+// resolved before the removal.
+TEST_F(RegistryTest, RemovedSeriesComesBackFromZero) {
+  Counter& c = registry_.counter("c_total", "C.", {"cluster"});
+  const Counter::Series a = c.series({"a"});
+  a.inc(5);
+  c.remove({"a"});
+  EXPECT_EQ(registry_.render(), "");
+  EXPECT_EQ(c.value({"a"}), 0);
+  a.inc();
+  EXPECT_EQ(registry_.render(),
+            "# HELP c_total C.\n# TYPE c_total counter\nc_total{cluster=\"a\"} 1\n");
+}
+
+// Verifies handles update the series their labels name, in the family's label order.
+TEST_F(RegistryTest, SeriesHandlesUpdateTheirSeries) {
+  const Gauge::Series depth = registry_.gauge("depth", "D.", {"name", "kind"}).series({"q", "k"});
+  depth.set(4);
+  depth.add(-1.5);
+  const Histogram::Series h = registry_.histogram("h", "H.", {}, {1}).series();
+  h.observe(0.5);
+  h.observe(2);
+  EXPECT_EQ(registry_.render(),
+            "# HELP depth D.\n# TYPE depth gauge\ndepth{kind=\"k\",name=\"q\"} 2.5\n"
+            "# HELP h H.\n# TYPE h histogram\nh_bucket{le=\"1\"} 1\nh_bucket{le=\"+Inf\"} 2\n"
+            "h_sum 2.5\nh_count 2\n");
+}
+
+// Verifies a render hook runs before every render while it lives, and not after.
+TEST_F(RegistryTest, RenderHooksRunBeforeEachRenderWhileTheyLive) {
+  Gauge& g = registry_.gauge("scrapes", "S.");
+  int runs = 0;
+  {
+    RenderHook hook = registry_.beforeRender([&] { g.set({}, ++runs); });
+    EXPECT_EQ(registry_.render(), "# HELP scrapes S.\n# TYPE scrapes gauge\nscrapes 1\n");
+    RenderHook moved = std::move(hook);
+    registry_.render();
+    EXPECT_EQ(runs, 2);
+  }
+  registry_.render();
+  EXPECT_EQ(runs, 2);
+}
+
 // Verifies registering a name again returns the same family.
 TEST_F(RegistryTest, RegisteringTwiceReturnsTheSameFamily) {
   Counter& first = registry_.counter("c_total", "C.", {"x"});
