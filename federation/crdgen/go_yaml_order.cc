@@ -16,13 +16,16 @@ bool isLetterByte(char c) {
   return (byte >= 'a' && byte <= 'z') || (byte >= 'A' && byte <= 'Z') || byte >= 0x80;
 }
 
-// The number a digit run starting at `from` spells, and where the run ends.
+// The number a digit run starting at `from` spells, and where the run ends. Like go-yaml's int64,
+// a run too long for 64 bits wraps around (computed unsigned: no undefined overflow).
 std::pair<std::int64_t, std::size_t> digitRun(std::string_view text, std::size_t from,
                                               std::int64_t start) {
-  std::int64_t value = start;
+  auto value = static_cast<std::uint64_t>(start);
   std::size_t end = from;
-  for (; end < text.size() && isDigitByte(text[end]); ++end) value = value * 10 + (text[end] - '0');
-  return {value, end};
+  for (; end < text.size() && isDigitByte(text[end]); ++end) {
+    value = value * 10 + static_cast<std::uint64_t>(text[end] - '0');
+  }
+  return {static_cast<std::int64_t>(value), end};
 }
 
 }  // namespace

@@ -36,6 +36,14 @@ TEST(GoYamlOrderTest, ComparesDigitRunsAsNumbers) {
   EXPECT_TRUE(goYamlKeyLess("10", "9a") == false);
 }
 
+// Verifies a digit run too long for int64 wraps around as Go's int64 does (no undefined
+// behaviour): KubeFed v0.8.1's kubefedctl printed a12345678901234567890 before a2.
+TEST(GoYamlOrderTest, DigitRunsWrapAroundAsGoInt64s) {
+  EXPECT_TRUE(goYamlKeyLess("a12345678901234567890", "a2"));
+  EXPECT_FALSE(goYamlKeyLess("a2", "a12345678901234567890"));
+  EXPECT_TRUE(goYamlKeyLess("a2", "a9223372036854775807"));
+}
+
 TEST(GoYamlOrderTest, SortsEveryObjectAndKeepsArrays) {
   const auto sorted = sortedLikeGoYaml(nlohmann::ordered_json::parse(
       R"({"spec": {"targetType": {"version": "v1", "kind": "Job"}, "propagation": "Enabled"},
