@@ -12,8 +12,9 @@
 #                        conditions' message (hack/lib/kubefed_outputs.py strip-additions).
 #   federate TYPE NAME -o yaml, federate namespaces NS --contents -o yaml, federate -f FILE:
 #                        ours must equal KubeFed's (--contents: the same documents, in any
-#                        order); for -f FILE (tests/unit/kubefedctl/testdata/kubefed), KubeFed's
-#                        output must also equal the golden file.
+#                        order); for -f FILE (two inputs in tests/unit/kubefedctl/testdata/kubefed:
+#                        quoted edge cases for the writer, unquoted YAML 1.1 scalars for the
+#                        reader), KubeFed's output must also equal the golden file.
 #   join --dry-run       the same exit code; KubeFed prints nothing on stdout, ours the
 #                        KubeFedCluster it would create (documented); nothing is written; with
 #                        the ServiceAccount already there both fail with KubeFed's message.
@@ -175,10 +176,13 @@ elif hack/lib/kubefed_outputs.py same-documents "$OUT/kubefed/federate-contents.
 else
   fail "federate --contents: the documents differ (above)"
 fi
-run kubefed federate-file federate -f "$FEDERATE_TESTDATA/federate-input.yaml"
-run ours federate-file federate -f "$FEDERATE_TESTDATA/federate-input.yaml"
-against_golden federate-file "$FEDERATE_TESTDATA/federate-output.yaml"
-same_run federate-file
+# Quoted strings, numbers and keys that exercise the writer; unquoted YAML 1.1 scalars the reader.
+for input in federate federate-plain; do
+  run kubefed "$input-file" federate -f "$FEDERATE_TESTDATA/$input-input.yaml"
+  run ours "$input-file" federate -f "$FEDERATE_TESTDATA/$input-input.yaml"
+  against_golden "$input-file" "$FEDERATE_TESTDATA/$input-output.yaml"
+  same_run "$input-file"
+done
 
 log "join --dry-run"
 written() { # what a join would have written, in both clusters

@@ -16,7 +16,8 @@ struct ShortestDigits {
   int point = 0;
 };
 
-ShortestDigits shortestDigits(double value) {
+template <typename Float>
+ShortestDigits shortestDigits(Float value) {
   char buffer[64];
   const auto result =
       std::to_chars(buffer, buffer + sizeof(buffer), value, std::chars_format::scientific);
@@ -91,6 +92,13 @@ std::string formatDouble(double value) {
 }
 
 }  // namespace
+
+std::string formatFloat32(float value) {
+  if (std::isnan(value)) return "NaN";
+  if (std::isinf(value)) return value < 0 ? "-Inf" : "+Inf";
+  if (value == 0) return std::signbit(value) ? "-0" : "0";
+  return goFloat(shortestDigits(value));
+}
 
 std::string formatNumber(const nlohmann::ordered_json& number) {
   if (number.is_number_integer()) {

@@ -13,4 +13,8 @@ namespace kf::goyaml {
 // `number` must be a JSON number (integer, unsigned or float; finite).
 std::string formatNumber(const nlohmann::ordered_json& number);
 
+// strconv.FormatFloat(value, 'g', -1, 32) ("1.5", "1.234567e+06", "+Inf"), with which Kubernetes'
+// YAML reading turns a float mapping key into a JSON key.
+std::string formatFloat32(float value);
+
 }  // namespace kf::goyaml

@@ -1,30 +1,22 @@
 #include "federation/crdgen/go_yaml_plain.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <limits>
 #include <optional>
 #include <regex>
 #include <string>
+
+#include "federation/crdgen/go_yaml_number.h"
+#include "federation/crdgen/go_yaml_time.h"
 
 namespace kf::goyaml {
 namespace {
 
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
-
-// Words go-yaml reads as null, booleans or special floats, whatever comes after them.
-bool isReservedWord(std::string_view text) {
-  static constexpr std::array<std::string_view, 39> kWords = {
-      "",     "~",     "null",  "Null",  "NULL",  "y",     "Y",     "yes",   "Yes",  "YES",
-      "true", "True",  "TRUE",  "on",    "On",    "ON",    "n",     "N",     "no",   "No",
-      "NO",   "false", "False", "FALSE", "off",   "Off",   "OFF",   ".nan",  ".NaN", ".NAN",
-      ".inf", ".Inf",  ".INF",  "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF"};
-  for (std::string_view word : kWords) {
-    if (word == text) return true;
-  }
-  return false;
-}
 
 // Digits up to a 64-bit limit in one base: nullopt when a digit does not belong to the base,
 // there is none, or the value passes `limit`.
@@ -52,118 +44,56 @@ std::optional<std::uint64_t> unsignedDigits(std::string_view digits, int base,
 
 // Go's strconv integer syntax: with `base` 0, 0x, 0o and 0b prefixes, a leading 0 for octal and
 // decimal otherwise. ParseInt (`signed_result`) takes a sign and 63 bits, ParseUint no sign and
-// 64 bits; go-yaml tries both.
-bool parsesAsGoInteger(std::string_view text, int base, bool signed_result) {
+// 64 bits.
+std::optional<nlohmann::json> goInteger(std::string_view text, int base, bool signed_result) {
   bool negative = false;
   if (signed_result && !text.empty() && (text[0] == '+' || text[0] == '-')) {
     negative = text[0] == '-';
     text.remove_prefix(1);
   }
-  if (text.empty()) return false;
+  if (text.empty()) return std::nullopt;
   if (base == 0) {
     base = 10;
     if (text[0] == '0') {
       const char prefix = text.size() >= 3 ? static_cast<char>(text[1] | 0x20) : '\0';
       base = prefix == 'x' ? 16 : prefix == 'b' ? 2 : 8;
       text.remove_prefix(prefix == 'x' || prefix == 'o' || prefix == 'b' ? 2 : 1);
-      if (text.empty()) return true;  // "0"
+      if (text.empty()) return nlohmann::json(0);  // "0"
     }
   }
   std::uint64_t limit = UINT64_MAX;
   if (signed_result) limit = negative ? (std::uint64_t{1} << 63) : (std::uint64_t{1} << 63) - 1;
-  return unsignedDigits(text, base, limit).has_value();
+  const auto magnitude = unsignedDigits(text, base, limit);
+  if (!magnitude) return std::nullopt;
+  if (!signed_result) return nlohmann::json(*magnitude);
+  // -2^63 has no positive int64 counterpart: negate in unsigned arithmetic.
+  return nlohmann::json(negative ? static_cast<std::int64_t>(~*magnitude + 1)
+                                 : static_cast<std::int64_t>(*magnitude));
 }
 
-bool parsesAsGoInteger(std::string_view text, int base) {
-  return parsesAsGoInteger(text, base, true) || parsesAsGoInteger(text, base, false);
+// go-yaml tries ParseInt, then ParseUint.
+std::optional<nlohmann::json> goInteger(std::string_view text, int base) {
+  if (auto value = goInteger(text, base, true)) return value;
+  return goInteger(text, base, false);
 }
 
 // go-yaml's own binary check after Go's: the digits after "0b" in base 2 (a sign may follow the
 // prefix), or "-0b" and the digits as a negative number.
-bool parsesAsPrefixedBinary(std::string_view text) {
-  if (text.rfind("0b", 0) == 0) return parsesAsGoInteger(text.substr(2), 2);
-  if (text.rfind("-0b", 0) == 0) {
-    return parsesAsGoInteger("-" + std::string{text.substr(3)}, 2, true);
-  }
-  return false;
+std::optional<nlohmann::json> prefixedBinary(std::string_view text) {
+  if (text.rfind("0b", 0) == 0) return goInteger(text.substr(2), 2);
+  if (text.rfind("-0b", 0) == 0) return goInteger("-" + std::string{text.substr(3)}, 2, true);
+  return std::nullopt;
 }
 
 // A decimal float that does not overflow a double (an underflow to zero still counts).
-bool parsesAsFiniteFloat(const std::string& text) {
+std::optional<nlohmann::json> finiteFloat(std::string_view text) {
   std::string digits;
   for (char c : text) {
     if (c != '_') digits += c;
   }
-  return !std::isinf(std::strtod(digits.c_str(), nullptr));
-}
-
-// Up to two digits as Go's time.Parse reads "1", "2", "15", "4" and "5".
-std::optional<int> oneOrTwoDigits(std::string_view text, std::size_t& pos) {
-  if (pos >= text.size() || !isDigit(text[pos])) return std::nullopt;
-  int value = text[pos++] - '0';
-  if (pos < text.size() && isDigit(text[pos])) value = value * 10 + (text[pos++] - '0');
-  return value;
-}
-
-bool consume(std::string_view text, std::size_t& pos, char expected) {
-  if (pos >= text.size() || text[pos] != expected) return false;
-  ++pos;
-  return true;
-}
-
-int daysInMonth(int month, int year) {
-  static constexpr std::array<int, 12> kDays = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-  return month == 2 && leap ? 29 : kDays[static_cast<std::size_t>(month - 1)];
-}
-
-// "15:4:5" with an optional fraction (after '.' or ','), as time.Parse reads it.
-bool readsClock(std::string_view text, std::size_t& pos) {
-  auto hour = oneOrTwoDigits(text, pos);
-  if (!hour || *hour >= 24 || !consume(text, pos, ':')) return false;
-  auto minute = oneOrTwoDigits(text, pos);
-  if (!minute || *minute >= 60 || !consume(text, pos, ':')) return false;
-  auto second = oneOrTwoDigits(text, pos);
-  if (!second || *second >= 60) return false;
-  if (pos + 1 < text.size() && (text[pos] == '.' || text[pos] == ',') && isDigit(text[pos + 1])) {
-    for (++pos; pos < text.size() && isDigit(text[pos]);) ++pos;
-  }
-  return true;
-}
-
-// "Z" or "+hh:mm" / "-hh:mm" (hours up to 24, minutes up to 60, as time.Parse allows).
-bool readsZone(std::string_view text, std::size_t& pos) {
-  if (consume(text, pos, 'Z')) return true;
-  if (text.size() - pos < 6 || (text[pos] != '+' && text[pos] != '-') || text[pos + 3] != ':') {
-    return false;
-  }
-  const std::string_view hh = text.substr(pos + 1, 2), mm = text.substr(pos + 4, 2);
-  for (char c : std::string{hh} + std::string{mm}) {
-    if (!isDigit(c)) return false;
-  }
-  pos += 6;
-  return std::stoi(std::string{hh}) <= 24 && std::stoi(std::string{mm}) <= 60;
-}
-
-// go-yaml's timestamps: time.Parse with "2006-1-2T15:4:5.999999999Z07:00" (or a lower-case t),
-// "2006-1-2 15:4:5.999999999" or "2006-1-2", the day checked against its month.
-bool isTimestamp(std::string_view text) {
-  if (text.size() < 5) return false;
-  for (std::size_t i = 0; i < 4; ++i) {
-    if (!isDigit(text[i])) return false;
-  }
-  std::size_t pos = 4;
-  if (!consume(text, pos, '-')) return false;
-  const int year = std::stoi(std::string{text.substr(0, 4)});
-  auto month = oneOrTwoDigits(text, pos);
-  if (!month || *month < 1 || *month > 12 || !consume(text, pos, '-')) return false;
-  auto day = oneOrTwoDigits(text, pos);
-  if (!day || *day < 1 || *day > daysInMonth(*month, year)) return false;
-  if (pos == text.size()) return true;
-  const char separator = text[pos++];
-  if (separator == ' ') return readsClock(text, pos) && pos == text.size();
-  if (separator != 'T' && separator != 't') return false;
-  return readsClock(text, pos) && readsZone(text, pos) && pos == text.size();
+  const double value = std::strtod(digits.c_str(), nullptr);
+  if (std::isinf(value)) return std::nullopt;
+  return nlohmann::json(value);
 }
 
 bool isBase60Float(const std::string& text) {
@@ -171,39 +101,108 @@ bool isBase60Float(const std::string& text) {
   return text.find(':') != std::string::npos && std::regex_match(text, kBase60);
 }
 
-// Text starting with a sign or digit: a timestamp, an integer, a YAML-style float or a binary
-// number, tried in go-yaml's order (underscores are dropped before the numbers are tried).
-bool readsAsNumberOrTime(std::string_view text) {
-  if (isTimestamp(text)) return true;
+enum class Kind { kString, kNull, kBool, kNumber, kStringLike };
+
+// What go-yaml makes of unquoted text. kStringLike: a timestamp, base-60 number or .inf/.nan,
+// which Kubernetes keeps as the text but go-yaml's writer quotes.
+struct Resolved {
+  Kind kind = Kind::kString;
+  nlohmann::json value;
+};
+
+// Words go-yaml reads as null, booleans or special floats, whatever comes after them.
+std::optional<Resolved> reservedWord(std::string_view text) {
+  static constexpr std::array<std::string_view, 5> kNull = {"", "~", "null", "Null", "NULL"};
+  static constexpr std::array<std::string_view, 12> kTrue = {
+      "y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"};
+  static constexpr std::array<std::string_view, 12> kFalse = {
+      "n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"};
+  static constexpr std::array<std::string_view, 12> kSpecialFloats = {
+      ".nan",  ".NaN",  ".NAN",  ".inf",  ".Inf",  ".INF",
+      "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF"};
+  auto in = [text](const auto& words) {
+    return std::find(words.begin(), words.end(), text) != words.end();
+  };
+  if (in(kNull)) return Resolved{Kind::kNull, nullptr};
+  if (in(kTrue)) return Resolved{Kind::kBool, true};
+  if (in(kFalse)) return Resolved{Kind::kBool, false};
+  if (in(kSpecialFloats)) return Resolved{Kind::kStringLike, std::string{text}};
+  return std::nullopt;
+}
+
+// Text starting with a sign or digit: an integer, a YAML-style float or a binary number, tried
+// in go-yaml's order (after timestamps; underscores are dropped first).
+std::optional<nlohmann::json> number(std::string_view text) {
   std::string plain;
   for (char c : text) {
     if (c != '_') plain += c;
   }
-  if (parsesAsGoInteger(plain, 0)) return true;
+  if (auto value = goInteger(plain, 0)) return value;
   static const std::regex kYamlFloat("^[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?$");
-  if (std::regex_match(plain, kYamlFloat) && parsesAsFiniteFloat(plain)) return true;
-  return parsesAsPrefixedBinary(plain);
+  if (std::regex_match(plain, kYamlFloat)) {
+    if (auto value = finiteFloat(plain)) return value;
+  }
+  return prefixedBinary(plain);
 }
 
 // Text starting with '.': Go's decimal float syntax (underscores only between digits).
-bool readsAsDotFloat(const std::string& text) {
+std::optional<nlohmann::json> dotFloat(const std::string& text) {
   static const std::regex kDotFloat("^\\.[0-9](_?[0-9])*([eE][-+]?[0-9](_?[0-9])*)?$");
-  return std::regex_match(text, kDotFloat) && parsesAsFiniteFloat(text);
+  if (!std::regex_match(text, kDotFloat)) return std::nullopt;
+  return finiteFloat(text);
 }
 
-}  // namespace
-
-bool plainReadsAsString(std::string_view text) {
+Resolved resolve(std::string_view text) {
   // go-yaml looks only at text whose first character could start something else.
   const char first = text.empty() ? '\0' : text[0];
   const bool sign_or_digit = first == '+' || first == '-' || isDigit(first);
   const bool maybe_word =
       text.empty() || std::string_view("yYnNtTfFoO~.").find(first) != std::string_view::npos;
-  if (!sign_or_digit && !maybe_word) return true;
-  if (isReservedWord(text)) return false;
-  if (first == '.') return !readsAsDotFloat(std::string{text});
-  if (sign_or_digit) return !readsAsNumberOrTime(text) && !isBase60Float(std::string{text});
-  return true;
+  if (!sign_or_digit && !maybe_word) return {};
+  if (auto word = reservedWord(text)) return *word;
+  if (first == '.') {
+    if (auto value = dotFloat(std::string{text})) return {Kind::kNumber, *value};
+    return {};
+  }
+  if (!sign_or_digit) return {};
+  if (isTimestamp(text)) return {Kind::kStringLike, std::string{text}};
+  if (auto value = number(text)) return {Kind::kNumber, *value};
+  if (isBase60Float(std::string{text})) return {Kind::kStringLike, std::string{text}};
+  return {};
+}
+
+// Go's float32(f): to the nearest float32, infinite from half a unit past the largest one on (a
+// C++ conversion of such a double would be undefined).
+float toFloat32(double value) {
+  constexpr double kOverflow = 3.4028235677973366e38;  // 2^128 - 2^103
+  if (std::fabs(value) >= kOverflow) {
+    return value < 0 ? -std::numeric_limits<float>::infinity()
+                     : std::numeric_limits<float>::infinity();
+  }
+  return static_cast<float>(value);
+}
+
+}  // namespace
+
+bool plainReadsAsString(std::string_view text) { return resolve(text).kind == Kind::kString; }
+
+nlohmann::json readPlain(std::string_view text) {
+  Resolved resolved = resolve(text);
+  if (resolved.kind == Kind::kString) return std::string{text};
+  return resolved.value;
+}
+
+std::string readPlainKey(std::string_view text) {
+  const Resolved resolved = resolve(text);
+  if (resolved.kind == Kind::kBool) return resolved.value.get<bool>() ? "true" : "false";
+  if (resolved.kind != Kind::kNumber) return std::string{text};
+  if (resolved.value.is_number_float()) {
+    // A float64 key too large for a float32 prints as Go's "+Inf", which sigs.k8s.io/yaml names
+    // as YAML does.
+    const std::string text32 = formatFloat32(toFloat32(resolved.value.get<double>()));
+    return text32 == "+Inf" ? ".inf" : text32 == "-Inf" ? "-.inf" : text32;
+  }
+  return resolved.value.dump();
 }
 
 }  // namespace kf::goyaml

@@ -4,10 +4,10 @@
 #include <yaml-cpp/yaml.h>
 
 #include <optional>
-#include <regex>
 #include <sstream>
 
 #include "federation/crdgen/go_yaml_number.h"
+#include "federation/crdgen/go_yaml_plain.h"
 #include "federation/crdgen/go_yaml_scalar.h"
 
 namespace kf {
@@ -86,22 +86,6 @@ class BlockWriter {
   goyaml::YamlOutput out_;
 };
 
-// An integer as Kubernetes' YAML reading keeps it: int64, else uint64, else the nearest double
-// (go-yaml reads larger integers as floats).
-Json integerToJson(const std::string& text) {
-  try {
-    return std::stoll(text);
-  } catch (const std::out_of_range&) {
-  }
-  if (text[0] != '-') {
-    try {
-      return std::stoull(text);
-    } catch (const std::out_of_range&) {
-    }
-  }
-  return std::stod(text);
-}
-
 // The length of the valid UTF-8 sequence at `at`, or 0.
 std::size_t utf8SequenceAt(const std::string& text, std::size_t at) {
   const auto lead = static_cast<unsigned char>(text[at]);
@@ -142,23 +126,19 @@ std::string repairedEscapes(const std::string& text) {
   return out;
 }
 
+// Plain scalars as Kubernetes reads YAML (go-yaml's YAML 1.1 rules: `yes` is true, `0644` is
+// octal); quoted and block scalars are strings.
+bool isPlain(const YAML::Node& node) { return node.Tag() == "?"; }
+
 Json scalarToJson(const YAML::Node& node) {
-  const std::string text = repairedEscapes(node.Scalar());
+  std::string text = repairedEscapes(node.Scalar());
   if (node.Tag() == "!" || node.Tag() == "tag:yaml.org,2002:str") return text;
-  if (text == "~" || text == "null" || text == "Null" || text == "NULL" || text.empty()) {
-    return nullptr;
-  }
-  if (text == "true" || text == "True" || text == "TRUE") return true;
-  if (text == "false" || text == "False" || text == "FALSE") return false;
-  static const std::regex kInt("^[-+]?[0-9]+$");
-  static const std::regex kFloat("^[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?$");
-  try {
-    if (std::regex_match(text, kInt)) return integerToJson(text);
-    if (std::regex_match(text, kFloat)) return std::stod(text);
-  } catch (const std::out_of_range&) {
-    // A float beyond a double: keep the text.
-  }
-  return text;
+  return goyaml::readPlain(text);
+}
+
+std::string keyText(const YAML::Node& key) {
+  std::string text = repairedEscapes(key.as<std::string>());
+  return key.IsScalar() && isPlain(key) ? goyaml::readPlainKey(text) : text;
 }
 
 // Bounds on turning one document into JSON. An alias inside the node it names makes yaml-cpp's
@@ -194,8 +174,7 @@ Json nodeToJson(const YAML::Node& node, ConversionBudget& budget, int depth = 0)
     case YAML::NodeType::Map: {
       Json out = Json::object();
       for (const auto& entry : node) {
-        out[repairedEscapes(entry.first.as<std::string>())] =
-            nodeToJson(entry.second, budget, depth + 1);
+        out[keyText(entry.first)] = nodeToJson(entry.second, budget, depth + 1);
       }
       return out;
     }

@@ -17,8 +17,10 @@ namespace kf {
 // KubeFed's).
 std::string toYaml(const nlohmann::ordered_json& value);
 
-// Every non-empty document of a YAML stream. Plain scalars become null, booleans, integers or
-// floats when they read as such (YAML 1.2 core schema); quoted scalars stay strings.
+// Every non-empty document of a YAML stream, read as kubectl and KubeFed read YAML: plain scalars
+// become null, booleans, integers or floats by go-yaml's YAML 1.1 rules (`yes` and `on` are true,
+// `0644` is octal, go_yaml_plain.h), and so do plain mapping keys ("true", "420"); quoted
+// scalars stay strings.
 Result<std::vector<Json>> yamlDocumentsToJson(const std::string& text);
 
 }  // namespace kf

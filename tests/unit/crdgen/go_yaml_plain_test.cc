@@ -57,5 +57,27 @@ TEST(GoYamlPlainTest, TextThatParsesAsNothingElseIsAString) {
   }
 }
 
+// Verifies the values and keys Kubernetes' YAML reading makes of unquoted text (the octal, hex
+// and boolean cases are what KubeFed printed for federate-plain-input.yaml).
+TEST(GoYamlPlainTest, ReadsValuesAndKeysAsKubernetesDoes) {
+  EXPECT_EQ(readPlain("0644"), nlohmann::json(420));
+  EXPECT_EQ(readPlain("-0x10"), nlohmann::json(-16));
+  EXPECT_EQ(readPlain("-9223372036854775808"), nlohmann::json(INT64_MIN));
+  EXPECT_EQ(readPlain("18446744073709551615"), nlohmann::json(UINT64_MAX));
+  EXPECT_EQ(readPlain("99999999999999999999"), nlohmann::json(1e20));
+  EXPECT_EQ(readPlain("yes"), nlohmann::json(true));
+  EXPECT_EQ(readPlain("~"), nlohmann::json(nullptr));
+  EXPECT_EQ(readPlain("2001-12-14"), nlohmann::json("2001-12-14"));
+  EXPECT_EQ(readPlain(".inf"), nlohmann::json(".inf"));
+  EXPECT_EQ(readPlainKey("on"), "true");
+  EXPECT_EQ(readPlainKey("0x10"), "16");
+  EXPECT_EQ(readPlainKey("007"), "7");
+  EXPECT_EQ(readPlainKey("1.5"), "1.5");
+  EXPECT_EQ(readPlainKey("0.1"), "0.1");  // float32's shortest digits
+  EXPECT_EQ(readPlainKey("1234567.5"), "1.2345675e+06");
+  EXPECT_EQ(readPlainKey("1e100"), ".inf");  // beyond float32
+  EXPECT_EQ(readPlainKey("name"), "name");
+}
+
 }  // namespace
 }  // namespace kf::goyaml

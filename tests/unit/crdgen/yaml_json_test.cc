@@ -293,6 +293,22 @@ TEST(YamlToJsonTest, ReadsGoYamlsNelAndNbspEscapes) {
   EXPECT_EQ(toYaml(printed), "nel: \"x\\Ny\"\n");
 }
 
+// Verifies plain scalars and keys read as kubectl and KubeFed read them (go-yaml, YAML 1.1):
+// `0644` is octal, `yes`/`on`/`y` are true, 0x/0b/underscores are integers, `.5` a float; dates,
+// base-60 numbers and .inf stay text; keys become "true", "16", "1.5".
+TEST(YamlToJsonTest, ReadsPlainScalarsAsKubectlDoes) {
+  auto documents = yamlDocumentsToJson(
+      "mode: 0644\nflags: [yes, on, y, N, off]\nnumbers: [0x1F, 1_000, 0b101, .5, +7, -0x10]\n"
+      "text: [2001-12-14, 1:20, .inf, 0x1FFFFFFFFFFFFFFFF, \"0644\"]\n"
+      "keys: {on: 1, 0x10: 2, 1.5: 3, 007: 4}\n");
+  ASSERT_TRUE(documents) << documents.error().message;
+  EXPECT_EQ(documents.value().at(0), Json::parse(R"({
+      "mode": 420, "flags": [true, true, true, false, false],
+      "numbers": [31, 1000, 5, 0.5, 7, -16],
+      "text": ["2001-12-14", "1:20", ".inf", "0x1FFFFFFFFFFFFFFFF", "0644"],
+      "keys": {"true": 1, "16": 2, "1.5": 3, "7": 4}})"));
+}
+
 TEST(YamlToJsonTest, ReadsSeveralDocumentsAndRejectsBrokenYaml) {
   auto documents = yamlDocumentsToJson("---\na: 1\n---\n---\nb: [x, 'y']\n");
   ASSERT_TRUE(documents);

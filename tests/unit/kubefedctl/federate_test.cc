@@ -409,6 +409,18 @@ TEST(FederateCommandTest, PrintsWhatKubefedPrintedForTheSameInput) {
   EXPECT_EQ(run.out.str(), expected);
 }
 
+// Verifies `federate -f` reads unquoted scalars as KubeFed does (go-yaml's YAML 1.1 rules:
+// defaultMode: 0644 is 420, tty: yes is true, a key `on` is "true") and prints what KubeFed
+// printed for the same file.
+TEST(FederateCommandTest, ReadsPlainScalarsAsKubefedDid) {
+  FederateRun run;
+  run.in.str(readTestdata("kubefed/federate-plain-input.yaml"));
+  ASSERT_EQ(run.run({"federate", "-f", "-"}), 0) << run.err.str();
+  const std::string expected = readTestdata("kubefed/federate-plain-output.yaml");
+  ASSERT_FALSE(expected.empty());
+  EXPECT_EQ(run.out.str(), expected);
+}
+
 TEST(FederateCommandTest, ArgumentErrorsExitWith255) {
   struct Case {
     std::vector<std::string> args;
