@@ -85,7 +85,7 @@ std::string formatDouble(double value) {
   const bool json_exponent = magnitude < 1e-6 || magnitude >= 1e21;
   const bool fraction = static_cast<int>(d.digits.size()) > d.point;
   if (!json_exponent && !fraction) {
-    const std::string integer = fixedNotation(d);
+    std::string integer = fixedNotation(d);
     if (fitsInteger(integer)) return integer;
   }
   return goFloat(d);
