@@ -11,6 +11,7 @@
 #include "cmd/kubefedctl/host_resources.h"
 #include "cmd/kubefedctl/resource_files.h"
 #include "federation/client/resource_client.h"
+#include "federation/crdgen/go_yaml_order.h"
 #include "federation/crdgen/lookup.h"
 #include "federation/crdgen/names.h"
 #include "federation/crdgen/type_config.h"
@@ -98,7 +99,9 @@ std::string goList(const std::vector<std::string>& values) {
 
 void printYaml(const std::vector<Json>& objects, std::ostream& out) {
   // Keys sorted at every level, as KubeFed's YAML writer prints Go maps.
-  for (const auto& object : objects) out << "---\n" << toYaml(OrderedJson::parse(object.dump()));
+  for (const auto& object : objects) {
+    out << "---\n" << toYaml(sortedLikeGoYaml(OrderedJson::parse(object.dump())));
+  }
 }
 
 void warnAll(const std::vector<std::string>& warnings) {

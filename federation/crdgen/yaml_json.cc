@@ -4,137 +4,141 @@
 #include <yaml-cpp/yaml.h>
 
 #include <optional>
-#include <regex>
 #include <sstream>
 
-#include "apis/meta/field_errors.h"
+#include "federation/crdgen/go_yaml_number.h"
+#include "federation/crdgen/go_yaml_plain.h"
+#include "federation/crdgen/go_yaml_scalar.h"
 
 namespace kf {
 namespace {
 
 using OJson = nlohmann::ordered_json;
 
-bool readsAsNonString(const std::string& text) {
-  static const std::regex kSpecial(
-      "^(~|null|Null|NULL|true|True|TRUE|false|False|FALSE|y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|"
-      "off|Off|OFF|[-+]?[0-9][0-9_]*(\\.[0-9_]*)?([eE][-+]?[0-9]+)?|[-+]?\\.[0-9]+([eE][-+]?[0-9]+)"
-      "?|0x[0-9a-fA-F]+|0o[0-7]+|[-+]?\\.(inf|Inf|INF)|\\.(nan|NaN|NAN))$");
-  return std::regex_match(text, kSpecial);
-}
+// Block-style YAML as KubeFed's writer prints it (go-yaml v2): a mapping's keys at its
+// indentation, a sequence under a key at the key's own indentation, a collection inside a
+// sequence item on the item's line, empty collections as {} and [].
+class BlockWriter {
+ public:
+  std::string document(const OJson& value) {
+    if (value.is_object() && !value.empty()) {
+      mapping(value, 0);
+    } else if (value.is_array() && !value.empty()) {
+      sequence(value, 0);
+    } else {
+      node(value, 0, Parent::kSequenceItem);
+    }
+    out_.indent(0);  // ends the last line
+    return out_.text();
+  }
 
-bool needsQuotes(const std::string& text) {
-  if (text.empty() || readsAsNonString(text)) return true;
-  if (text.front() == ' ' || text.back() == ' ') return true;
-  if (std::string("-?:,[]{}#&*!|>'\"%@`").find(text.front()) != std::string::npos) {
-    // "-x" and "?x" are fine plain; a lone indicator or one followed by a space is not.
-    if (!((text.front() == '-' || text.front() == '?' || text.front() == ':') && text.size() > 1 &&
-          text[1] != ' ')) {
-      return true;
+ private:
+  // What a value follows: the indicator written before it decides where a collection starts.
+  enum class Parent { kSimpleKey, kComplexKey, kSequenceItem };
+
+  void mapping(const OJson& object, int indent) {
+    for (const auto& [key, value] : object.items()) {
+      out_.indent(indent);
+      if (goyaml::isSimpleKey(key)) {
+        goyaml::writeString(out_, key, indent + 2, true);
+        out_.indicator(":", false);
+        node(value, indent, Parent::kSimpleKey);
+      } else {
+        // A long or multi-line key: "? key", then ": value" on a line of its own.
+        out_.indicator("?", true, false, true);
+        goyaml::writeString(out_, key, indent + 2, false);
+        out_.indent(indent);
+        out_.indicator(":", true, false, true);
+        node(value, indent, Parent::kComplexKey);
+      }
     }
   }
-  if (text.back() == ':') return true;
-  // A document marker at the start of a line would end the document.
-  if (text.rfind("---", 0) == 0 || text.rfind("...", 0) == 0) return true;
-  return text.find(": ") != std::string::npos || text.find(" #") != std::string::npos;
-}
 
-bool hasControl(const std::string& text) {
-  for (unsigned char c : text) {
-    if (c < 0x20) return true;
-  }
-  return false;
-}
-
-std::string scalar(const OJson& value) {
-  if (value.is_null()) return "null";
-  if (value.is_string()) {
-    const auto& text = value.get_ref<const std::string&>();
-    // Go's quoting is a valid YAML double-quoted scalar, and reads back as the same text.
-    if (hasControl(text)) return meta::goQuote(text);
-    if (needsQuotes(text)) {
-      std::string quoted = "'";
-      for (char c : text) quoted += c == '\'' ? std::string("''") : std::string(1, c);
-      return quoted + "'";
+  void sequence(const OJson& array, int indent) {
+    for (const auto& item : array) {
+      out_.indent(indent);
+      out_.indicator("-", true, false, true);
+      node(item, indent, Parent::kSequenceItem);
     }
-    return text;
   }
-  return value.dump();
-}
 
-bool isEmptyCollection(const OJson& value) {
-  return (value.is_object() || value.is_array()) && value.empty();
-}
-
-std::string emptyCollection(const OJson& value) { return value.is_object() ? "{}" : "[]"; }
-
-void emit(const OJson& value, int indent, std::ostringstream& out);
-
-// A value that follows "key:" or "- ": inline when scalar or empty, else on the next lines.
-void emitAfterKey(const OJson& value, int child_indent, std::ostringstream& out) {
-  if (isEmptyCollection(value)) {
-    out << " " << emptyCollection(value) << "\n";
-  } else if (value.is_object()) {
-    out << "\n";
-    emit(value, child_indent, out);
-  } else if (value.is_array()) {
-    out << "\n";
-    // Sequences sit at the indentation of their key, as kubectl prints them.
-    emit(value, child_indent - 2, out);
-  } else {
-    out << " " << scalar(value) << "\n";
-  }
-}
-
-void emitSequenceItem(const OJson& item, int indent, std::ostringstream& out) {
-  const std::string pad(static_cast<size_t>(indent), ' ');
-  if (item.is_object() && !item.empty()) {
-    // The first key shares the "- " line; the rest align under it.
-    std::ostringstream nested;
-    emit(item, indent + 2, nested);
-    std::string text = nested.str();
-    out << pad << "- " << text.substr(static_cast<size_t>(indent) + 2);
-  } else if (item.is_array() && !item.empty()) {
-    std::ostringstream nested;
-    emit(item, indent + 2, nested);
-    std::string text = nested.str();
-    out << pad << "- " << text.substr(static_cast<size_t>(indent) + 2);
-  } else {
-    out << pad << "-";
-    emitAfterKey(item, indent + 2, out);
-  }
-}
-
-void emit(const OJson& value, int indent, std::ostringstream& out) {
-  const std::string pad(static_cast<size_t>(indent), ' ');
-  if (value.is_object()) {
-    for (const auto& [key, child] : value.items()) {
-      out << pad << scalar(OJson(key)) << ":";
-      emitAfterKey(child, indent + 2, out);
+  // A value whose parent collection is at `indent`.
+  void node(const OJson& value, int indent, Parent parent) {
+    if ((value.is_object() || value.is_array()) && value.empty()) {
+      out_.indicator(value.is_object() ? "{" : "[", true, true);
+      out_.indicator(value.is_object() ? "}" : "]", false);
+    } else if (value.is_object()) {
+      mapping(value, indent + 2);
+    } else if (value.is_array()) {
+      // Under a plain "key:" a sequence is not indented.
+      sequence(value, parent == Parent::kSimpleKey ? indent : indent + 2);
+    } else if (value.is_string()) {
+      goyaml::writeString(out_, value.get_ref<const std::string&>(), indent + 2, false);
+    } else if (value.is_number()) {
+      goyaml::writeWord(out_, goyaml::formatNumber(value));
+    } else if (value.is_boolean()) {
+      goyaml::writeWord(out_, value.get<bool>() ? "true" : "false");
+    } else {
+      goyaml::writeWord(out_, "null");
     }
-  } else if (value.is_array()) {
-    for (const auto& item : value) emitSequenceItem(item, indent, out);
-  } else {
-    out << pad << scalar(value) << "\n";
   }
+
+  goyaml::YamlOutput out_;
+};
+
+// The length of the valid UTF-8 sequence at `at`, or 0.
+std::size_t utf8SequenceAt(const std::string& text, std::size_t at) {
+  const auto lead = static_cast<unsigned char>(text[at]);
+  std::size_t width = 0;
+  if (lead < 0x80) {
+    width = 1;
+  } else if (lead >= 0xC2 && lead < 0xE0) {
+    width = 2;
+  } else if (lead >= 0xE0 && lead < 0xF0) {
+    width = 3;
+  } else if (lead >= 0xF0 && lead < 0xF5) {
+    width = 4;
+  }
+  if (width == 0 || at + width > text.size()) return 0;
+  for (std::size_t k = 1; k < width; ++k) {
+    if ((static_cast<unsigned char>(text[at + k]) & 0xC0) != 0x80) return 0;
+  }
+  return width;
 }
+
+// yaml-cpp decodes the escapes "\N" (U+0085) and "\_" (U+00A0) to a single Latin-1 byte instead
+// of UTF-8. The input was checked to be UTF-8, so such a byte on its own can only come from one of
+// them (go-yaml, and so KubeFed and kubectl, write them): it is put back as the character.
+std::string repairedEscapes(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t width = utf8SequenceAt(text, i);
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if (width == 0 && (byte == 0x85 || byte == 0xA0)) {
+      out += '\xC2';
+      out += text[i++];
+    } else {
+      const std::size_t take = width == 0 ? 1 : width;
+      out.append(text, i, take);
+      i += take;
+    }
+  }
+  return out;
+}
+
+// Plain scalars as Kubernetes reads YAML (go-yaml's YAML 1.1 rules: `yes` is true, `0644` is
+// octal); quoted and block scalars are strings.
+bool isPlain(const YAML::Node& node) { return node.Tag() == "?"; }
 
 Json scalarToJson(const YAML::Node& node) {
-  const std::string& text = node.Scalar();
+  std::string text = repairedEscapes(node.Scalar());
   if (node.Tag() == "!" || node.Tag() == "tag:yaml.org,2002:str") return text;
-  if (text == "~" || text == "null" || text == "Null" || text == "NULL" || text.empty()) {
-    return nullptr;
-  }
-  if (text == "true" || text == "True" || text == "TRUE") return true;
-  if (text == "false" || text == "False" || text == "FALSE") return false;
-  static const std::regex kInt("^[-+]?[0-9]+$");
-  static const std::regex kFloat("^[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?$");
-  try {
-    if (std::regex_match(text, kInt)) return std::stoll(text);
-    if (std::regex_match(text, kFloat)) return std::stod(text);
-  } catch (const std::exception&) {
-    // Out of range: keep the text.
-  }
-  return text;
+  return goyaml::readPlain(text);
+}
+
+std::string keyText(const YAML::Node& key) {
+  std::string text = repairedEscapes(key.as<std::string>());
+  return key.IsScalar() && isPlain(key) ? goyaml::readPlainKey(text) : text;
 }
 
 // Bounds on turning one document into JSON. An alias inside the node it names makes yaml-cpp's
@@ -170,7 +174,7 @@ Json nodeToJson(const YAML::Node& node, ConversionBudget& budget, int depth = 0)
     case YAML::NodeType::Map: {
       Json out = Json::object();
       for (const auto& entry : node) {
-        out[entry.first.as<std::string>()] = nodeToJson(entry.second, budget, depth + 1);
+        out[keyText(entry.first)] = nodeToJson(entry.second, budget, depth + 1);
       }
       return out;
     }
@@ -180,12 +184,7 @@ Json nodeToJson(const YAML::Node& node, ConversionBudget& budget, int depth = 0)
 
 }  // namespace
 
-std::string toYaml(const OJson& value) {
-  std::ostringstream out;
-  if (isEmptyCollection(value)) return emptyCollection(value) + "\n";
-  emit(value, 0, out);
-  return out.str();
-}
+std::string toYaml(const OJson& value) { return BlockWriter().document(value); }
 
 namespace {
 
@@ -256,8 +255,8 @@ Result<std::vector<Json>> yamlDocumentsToJson(const std::string& text) {
     for (const auto& node : YAML::LoadAll(text)) {
       if (node.IsNull() || !node.IsDefined()) continue;
       documents.push_back(nodeToJson(node, budget));
-      // yaml-cpp can itself produce bytes that are not UTF-8 (its "\N" escape, a NUL in a plain
-      // scalar): such a document is refused too.
+      // yaml-cpp can itself produce bytes that are not UTF-8 (a NUL in a plain scalar; its "\N"
+      // and "\_" escapes are repaired): such a document is refused too.
       KF_TRYV(checkUtf8(documents.back(),
                         "document " + std::to_string(documents.size()) + " holds a string that"));
     }
