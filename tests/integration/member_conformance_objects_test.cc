@@ -17,7 +17,7 @@ class MemberObjectsConformanceTest : public ::testing::TestWithParam<std::string
 
 INSTANTIATE_TEST_SUITE_P(, MemberObjectsConformanceTest,
                          ::testing::Values("kube_apiserver", "simulated"),
-                         [](const auto& info) { return info.param; });
+                         [](const auto& instance) { return instance.param; });
 
 bool hasResource(const Json& list, const std::string& name, bool namespaced,
                  const std::string& kind) {

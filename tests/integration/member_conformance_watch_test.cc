@@ -23,7 +23,7 @@ class MemberWatchConformanceTest : public ::testing::TestWithParam<std::string> 
 
 INSTANTIATE_TEST_SUITE_P(, MemberWatchConformanceTest,
                          ::testing::Values("kube_apiserver", "simulated"),
-                         [](const auto& info) { return info.param; });
+                         [](const auto& instance) { return instance.param; });
 
 std::string eventType(const Json& event) { return event.value("type", ""); }
 
