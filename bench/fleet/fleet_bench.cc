@@ -322,37 +322,96 @@ Options parse(int argc, char** argv) {
   return options;
 }
 
-void print(const Options& options, double join_s, const Cpu& join_cpu, const Cpu& idle_cpu,
-           long rss_kib, const Latencies& edits, const Cpu& edit_cpu, long edit_writes,
-           const QueueTimes& edit_queue, const Latencies& burst, const Cpu& burst_cpu,
-           const Latencies& direct_edits, const Latencies& direct_burst, long peak_rss_kib) {
+// Everything one run measures.
+struct Figures {
+  double join_s = 0;
+  Cpu join_cpu;
+  Cpu idle_cpu;
+  long rss_kib = 0;  // once joined and idle
+  Latencies edits;
+  Cpu edit_cpu;
+  long edit_writes = 0;
+  QueueTimes edit_queue;
+  Latencies burst;
+  Cpu burst_cpu;
+  long peak_rss_kib = 0;
+  Latencies direct_edits;
+  Latencies direct_burst;
+};
+
+QueueTimes difference(const QueueTimes& after, const QueueTimes& before) {
+  return {after.wait_sum - before.wait_sum, after.wait_count - before.wait_count,
+          after.work_sum - before.work_sum, after.work_count - before.work_count};
+}
+
+void print(const Options& options, const Figures& f) {
   const auto p = [](const std::vector<double>& v, double q) { return percentile(v, q); };
   std::printf(
       "members=%d edits=%d burst=%d join_s=%.2f join_cpu_s=%.2f idle_s=%d idle_cpu_s=%.3f "
-      "rss_mib=%.1f "
-      "p50_s=%.3f p99_s=%.3f max_s=%.3f member_p50_s=%.3f member_p99_s=%.3f edit_cpu_s=%.2f "
-      "edit_cpu_ms_per_edit=%.1f edit_apiserver_cpu_s=%.2f edit_members_cpu_s=%.2f "
-      "member_writes_per_edit=%.2f reconciles_per_edit=%.2f queue_wait_ms=%.1f "
-      "reconcile_ms=%.1f "
-      "burst_s=%.2f burst_p50_s=%.3f burst_p99_s=%.3f burst_cpu_s=%.2f "
-      "burst_apiserver_cpu_s=%.2f "
-      "direct_p50_s=%.3f direct_p99_s=%.3f direct_burst_s=%.2f direct_burst_p50_s=%.3f "
-      "direct_burst_p99_s=%.3f ratio_p99=%.2f ratio_burst_s=%.2f cpu_s=%.2f peak_rss_mib=%.1f\n",
-      options.members, options.edits, options.burst, join_s, join_cpu.controller,
-      options.idle_seconds, idle_cpu.controller, static_cast<double>(rss_kib) / 1024.0,
-      p(edits.until_all, 0.5), p(edits.until_all, 0.99), p(edits.until_all, 1.0),
-      p(edits.per_member, 0.5), p(edits.per_member, 0.99), edit_cpu.controller,
-      1000 * edit_cpu.controller / options.edits, edit_cpu.apiserver, edit_cpu.members,
-      static_cast<double>(edit_writes) / options.edits, edit_queue.work_count / options.edits,
-      1000 * edit_queue.wait_sum / std::max(1.0, edit_queue.wait_count),
-      1000 * edit_queue.work_sum / std::max(1.0, edit_queue.work_count), burst.seconds,
-      p(burst.until_all, 0.5), p(burst.until_all, 0.99), burst_cpu.controller, burst_cpu.apiserver,
-      p(direct_edits.until_all, 0.5), p(direct_edits.until_all, 0.99), direct_burst.seconds,
-      p(direct_burst.until_all, 0.5), p(direct_burst.until_all, 0.99),
-      p(edits.until_all, 0.99) / std::max(1e-9, p(direct_edits.until_all, 0.99)),
-      burst.seconds / std::max(1e-9, direct_burst.seconds),
-      join_cpu.controller + idle_cpu.controller + edit_cpu.controller + burst_cpu.controller,
-      static_cast<double>(peak_rss_kib) / 1024.0);
+      "rss_mib=%.1f p50_s=%.3f p99_s=%.3f max_s=%.3f member_p50_s=%.3f member_p99_s=%.3f "
+      "edit_cpu_s=%.2f edit_cpu_ms_per_edit=%.1f edit_apiserver_cpu_s=%.2f "
+      "edit_members_cpu_s=%.2f member_writes_per_edit=%.2f reconciles_per_edit=%.2f "
+      "queue_wait_ms=%.1f reconcile_ms=%.1f burst_s=%.2f burst_p50_s=%.3f burst_p99_s=%.3f "
+      "burst_cpu_s=%.2f burst_apiserver_cpu_s=%.2f direct_p50_s=%.3f direct_p99_s=%.3f "
+      "direct_burst_s=%.2f direct_burst_p50_s=%.3f direct_burst_p99_s=%.3f ratio_p99=%.2f "
+      "ratio_burst_s=%.2f cpu_s=%.2f peak_rss_mib=%.1f\n",
+      options.members, options.edits, options.burst, f.join_s, f.join_cpu.controller,
+      options.idle_seconds, f.idle_cpu.controller, static_cast<double>(f.rss_kib) / 1024.0,
+      p(f.edits.until_all, 0.5), p(f.edits.until_all, 0.99), p(f.edits.until_all, 1.0),
+      p(f.edits.per_member, 0.5), p(f.edits.per_member, 0.99), f.edit_cpu.controller,
+      1000 * f.edit_cpu.controller / options.edits, f.edit_cpu.apiserver, f.edit_cpu.members,
+      static_cast<double>(f.edit_writes) / options.edits, f.edit_queue.work_count / options.edits,
+      1000 * f.edit_queue.wait_sum / std::max(1.0, f.edit_queue.wait_count),
+      1000 * f.edit_queue.work_sum / std::max(1.0, f.edit_queue.work_count), f.burst.seconds,
+      p(f.burst.until_all, 0.5), p(f.burst.until_all, 0.99), f.burst_cpu.controller,
+      f.burst_cpu.apiserver, p(f.direct_edits.until_all, 0.5), p(f.direct_edits.until_all, 0.99),
+      f.direct_burst.seconds, p(f.direct_burst.until_all, 0.5), p(f.direct_burst.until_all, 0.99),
+      p(f.edits.until_all, 0.99) / std::max(1e-9, p(f.direct_edits.until_all, 0.99)),
+      f.burst.seconds / std::max(1e-9, f.direct_burst.seconds),
+      f.join_cpu.controller + f.idle_cpu.controller + f.edit_cpu.controller +
+          f.burst_cpu.controller,
+      static_cast<double>(f.peak_rss_kib) / 1024.0);
+}
+
+// Every member's Secret and KubeFedCluster, until all are Ready and hold the federated
+// namespace; then what the controller spends on N members with nothing to do.
+void measureJoinAndIdle(const Options& options, RestClient& host, Arrivals& arrivals,
+                        sim::SimulatedMembers& members, const std::string& ca_pem, Figures& f) {
+  const auto join_start = Clock::now();
+  const Cpu before_join = cpuNow(options);
+  check(joinMembers(host, members.members(), ca_pem, options.kubefed_namespace), "join");
+  check(waitUntilClustersReady(host, options.kubefed_namespace, options.members,
+                               std::chrono::seconds(300)),
+        "clusters");
+  check(federateNamespace(host, kNamespace, members.members()), "federated namespace");
+  if (!arrivals.waitForAll(kNamespace, Clock::now() + kWaitLimit)) {
+    fail("namespace " + std::string(kNamespace) + " reached " +
+         std::to_string(arrivals.count(kNamespace)) + " members");
+  }
+  f.join_s = seconds(Clock::now() - join_start);
+  f.join_cpu = since(before_join, options);
+
+  const Cpu before_idle = cpuNow(options);
+  std::this_thread::sleep_for(std::chrono::seconds(options.idle_seconds));
+  f.idle_cpu = since(before_idle, options);
+  f.rss_kib = usageOf(options.manager_pid).rss_kib;
+}
+
+void measureController(const Options& options, RestClient& host, Arrivals& arrivals,
+                       sim::SimulatedMembers& members, Figures& f) {
+  const long writes_before = memberConfigMapWrites(members);
+  const Cpu before_edits = cpuNow(options);
+  const QueueTimes queue_before = queueTimes(options);
+  f.edits = federatedEdits(host, arrivals, options, members.members());
+  f.edit_cpu = since(before_edits, options);
+  f.edit_queue = difference(queueTimes(options), queue_before);
+  // Less the create of the edited ConfigMap in every member.
+  f.edit_writes = memberConfigMapWrites(members) - writes_before - options.members;
+
+  const Cpu before_burst = cpuNow(options);
+  f.burst = federatedBurst(host, arrivals, options, members.members());
+  f.burst_cpu = since(before_burst, options);
+  f.peak_rss_kib = usageOf(options.manager_pid).peak_rss_kib;
 }
 
 int run(const Options& options) {
@@ -367,52 +426,14 @@ int run(const Options& options) {
   sim::SimulatedMembers& members = *started.value();
   auto host = clientFor(options.kubeconfig, "host", 1000, 2000);
 
-  // Join: every member's Secret and KubeFedCluster, until all are Ready.
-  const auto join_start = Clock::now();
-  const Cpu before_join = cpuNow(options);
-  check(joinMembers(*host, members.members(), certificate.ca_pem, options.kubefed_namespace),
-        "join");
-  check(waitUntilClustersReady(*host, options.kubefed_namespace, options.members,
-                               std::chrono::seconds(300)),
-        "clusters");
-  check(federateNamespace(*host, kNamespace, members.members()), "federated namespace");
-  if (!arrivals.waitForAll(kNamespace, Clock::now() + kWaitLimit)) {
-    fail("namespace " + std::string(kNamespace) + " reached " +
-         std::to_string(arrivals.count(kNamespace)) + " members");
-  }
-  const double join_s = seconds(Clock::now() - join_start);
-  const Cpu join_cpu = since(before_join, options);
-
-  // Idle: what the controller spends on N members with nothing to do (health probes, watches).
-  const Cpu before_idle = cpuNow(options);
-  std::this_thread::sleep_for(std::chrono::seconds(options.idle_seconds));
-  const Cpu idle_cpu = since(before_idle, options);
-  const long rss_kib = usageOf(options.manager_pid).rss_kib;
-
-  const long writes_before = memberConfigMapWrites(members);
-  const Cpu before_edits = cpuNow(options);
-  const QueueTimes queue_before = queueTimes(options);
-  const Latencies edits = federatedEdits(*host, arrivals, options, members.members());
-  const Cpu edit_cpu = since(before_edits, options);
-  const QueueTimes queue_after = queueTimes(options);
-  const QueueTimes edit_queue{queue_after.wait_sum - queue_before.wait_sum,
-                              queue_after.wait_count - queue_before.wait_count,
-                              queue_after.work_sum - queue_before.work_sum,
-                              queue_after.work_count - queue_before.work_count};
-  // Less the create of the edited ConfigMap in every member.
-  const long edit_writes = memberConfigMapWrites(members) - writes_before - options.members;
-
-  const Cpu before_burst = cpuNow(options);
-  const Latencies burst = federatedBurst(*host, arrivals, options, members.members());
-  const Cpu burst_cpu = since(before_burst, options);
-  const long peak_rss_kib = usageOf(options.manager_pid).peak_rss_kib;
-
+  Figures figures;
+  measureJoinAndIdle(options, *host, arrivals, members, certificate.ca_pem, figures);
+  measureController(options, *host, arrivals, members, figures);
   DirectWriter writer(members.members(), certificate.ca_pem, options.member_qps,
                       options.member_burst);
-  const Latencies direct_edits = directEdits(writer, arrivals, options);
-  const Latencies direct_burst = directBurst(writer, arrivals, options);
-  print(options, join_s, join_cpu, idle_cpu, rss_kib, edits, edit_cpu, edit_writes, edit_queue,
-        burst, burst_cpu, direct_edits, direct_burst, peak_rss_kib);
+  figures.direct_edits = directEdits(writer, arrivals, options);
+  figures.direct_burst = directBurst(writer, arrivals, options);
+  print(options, figures);
   return 0;
 }
 
