@@ -5,7 +5,8 @@
 # background, every member joined with `kubefedctl join`, and the given types enabled with
 # `kubefedctl enable`.
 #
-# Usage: [KF_MEMBERS=N] hack/federation.sh up BUILD_DIR [TYPE...]  (KF_RUN_DIR: the run directory)
+# Usage: [KF_MEMBERS=N] hack/federation.sh up BUILD_DIR [TYPE...]  (KF_RUN_DIR: the run directory;
+#        KF_MEMBERS=0: the host alone)
 #        hack/federation.sh down
 # Expects the binaries in BUILD_DIR (cmd/controller-manager, cmd/kubefedctl). The controller
 # manager's log is $KF_RUN_DIR/controller-manager.log, its pid $KF_RUN_DIR/controller-manager.pid;
@@ -70,7 +71,10 @@ for member in "${MEMBERS[@]}"; do
     kubefedctl join "$member" --cluster-context "$member"
   fi
 done
-$K -n "$NS" wait --for condition=Ready --timeout=60s kubefedcluster "${MEMBERS[@]}" >/dev/null
+# KF_MEMBERS=0: a host alone, for members joined otherwise (the fleet benchmark's simulated ones).
+if [[ ${#MEMBERS[@]} -gt 0 ]]; then
+  $K -n "$NS" wait --for condition=Ready --timeout=60s kubefedcluster "${MEMBERS[@]}" >/dev/null
+fi
 for type in "${TYPES[@]}"; do
   kubefedctl enable "$type" >/dev/null
 done
