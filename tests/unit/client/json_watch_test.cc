@@ -38,16 +38,14 @@ class ChunkedStream final : public ResponseStream {
 };
 
 TEST(JsonWatchTest, SplitsEventsAcrossAndWithinChunks) {
-  auto watch =
-      makeJsonWatch(std::make_unique<ChunkedStream>(std::deque<std::string>{
-                        R"({"type":"ADDED","object":{"metadata":{"name":"a"}}})"
-                        "\n"
-                        R"({"type":"MODIFIED","obj)",
-                        R"(ect":{"metadata":{"name":"a","resourceVersion":"2"}}})"
-                        "\n\n"
-                        R"({"type":"BOOKMARK","object":{"metadata":{"resourceVersion":"9"}}})"
-                        "\n"}),
-                    std::nullopt);
+  auto watch = makeJsonWatch(std::make_unique<ChunkedStream>(
+      std::deque<std::string>{R"({"type":"ADDED","object":{"metadata":{"name":"a"}}})"
+                              "\n"
+                              R"({"type":"MODIFIED","obj)",
+                              R"(ect":{"metadata":{"name":"a","resourceVersion":"2"}}})"
+                              "\n\n"
+                              R"({"type":"BOOKMARK","object":{"metadata":{"resourceVersion":"9"}}})"
+                              "\n"}));
   std::vector<WatchEventType> types;
   while (true) {
     auto event = watch->next();
@@ -92,10 +90,8 @@ std::string addedLine(const std::string& name) {
 
 // Verifies that consume() delivers every event of a stream at hand, in order, then a clean end.
 TEST(JsonWatchTest, ConsumeDeliversEveryEventThenACleanEnd) {
-  auto watch = makeJsonWatch(
-      std::make_unique<ChunkedStream>(std::deque<std::string>{
-          addedLine("a") + addedLine("b").substr(0, 9), addedLine("b").substr(9) + addedLine("c")}),
-      std::nullopt);
+  auto watch = makeJsonWatch(std::make_unique<ChunkedStream>(std::deque<std::string>{
+      addedLine("a") + addedLine("b").substr(0, 9), addedLine("b").substr(9) + addedLine("c")}));
   Consumed consumed;
   watch->consume(consumed.consumer());
   MutexLock lock(consumed.mu);
@@ -154,7 +150,7 @@ class LaterStream final : public ResponseStream {
 TEST(JsonWatchTest, ConsumeWaitsWithoutAThreadAndStopEndsItCleanly) {
   auto owned = std::make_unique<LaterStream>();
   LaterStream& stream = *owned;
-  auto watch = makeJsonWatch(std::move(owned), std::nullopt);
+  auto watch = makeJsonWatch(std::move(owned));
   Consumed consumed;
   watch->consume(consumed.consumer());
   ASSERT_TRUE(stream.waiting());
@@ -175,8 +171,7 @@ TEST(JsonWatchTest, ConsumeWaitsWithoutAThreadAndStopEndsItCleanly) {
 // Verifies that an undecodable line ends a consumed watch with the decoding error.
 TEST(JsonWatchTest, ConsumeEndsWithTheDecodingError) {
   auto watch = makeJsonWatch(
-      std::make_unique<ChunkedStream>(std::deque<std::string>{addedLine("a") + "not json\n"}),
-      std::nullopt);
+      std::make_unique<ChunkedStream>(std::deque<std::string>{addedLine("a") + "not json\n"}));
   Consumed consumed;
   watch->consume(consumed.consumer());
   MutexLock lock(consumed.mu);
@@ -188,8 +183,7 @@ TEST(JsonWatchTest, ConsumeEndsWithTheDecodingError) {
 
 TEST(JsonWatchTest, ReportsUndecodableEvent) {
   auto watch = makeJsonWatch(std::make_unique<ChunkedStream>(
-                                 std::deque<std::string>{"{\"type\":\"NOPE\",\"object\":{}}\n"}),
-                             std::nullopt);
+      std::deque<std::string>{"{\"type\":\"NOPE\",\"object\":{}}\n"}));
   auto event = watch->next();
   ASSERT_FALSE(event);
   EXPECT_EQ(event.error().reason, Reason::kBadResponse);
@@ -197,8 +191,7 @@ TEST(JsonWatchTest, ReportsUndecodableEvent) {
 
 TEST(JsonWatchTest, StopEndsTheStreamCleanly) {
   auto watch = makeJsonWatch(
-      std::make_unique<ChunkedStream>(std::deque<std::string>{"{\"type\":\"ADDED\"", "..."}),
-      std::nullopt);
+      std::make_unique<ChunkedStream>(std::deque<std::string>{"{\"type\":\"ADDED\"", "..."}));
   watch->stop();
   auto event = watch->next();
   ASSERT_TRUE(event);
