@@ -165,6 +165,10 @@ class JsonWatch final : public Watch {
 }  // namespace
 
 Result<WatchEvent> decodeWatchEvent(std::string_view line) {
+  // The parser takes a NUL byte for the end of its input (see list_decoder.cc).
+  if (line.find('\0') != std::string_view::npos) {
+    return makeError(Reason::kBadResponse, "a watch event is not JSON: it holds a NUL byte");
+  }
   Json decoded = Json::parse(line, nullptr, /*allow_exceptions=*/false);
   if (!decoded.is_object() || !decoded.contains("type") || !decoded["type"].is_string() ||
       !decoded.contains("object")) {

@@ -258,6 +258,13 @@ class ListSax {
 }  // namespace
 
 Result<ObjectList> decodeListEach(std::string_view body, const ListItemSink& on_item) {
+  // The parser takes a NUL byte for the end of its input, so a valid list followed by a NUL and
+  // anything at all would pass; JSON has no NUL outside escapes, and Go's decoder refuses it.
+  if (const auto nul = body.find('\0'); nul != std::string_view::npos) {
+    return makeError(
+        Reason::kBadResponse,
+        "the list response is not valid JSON (a NUL byte at byte " + std::to_string(nul) + ")");
+  }
   ListSax sax(on_item);
   if (!Json::sax_parse(body, &sax)) {
     return makeError(Reason::kBadResponse, sax.error());

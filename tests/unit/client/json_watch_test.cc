@@ -198,6 +198,36 @@ TEST(JsonWatchTest, StopEndsTheStreamCleanly) {
   EXPECT_FALSE(event.value().has_value());
 }
 
+// The JSON parser takes a NUL byte for the end of its input (found by list_decoder_fuzz in the
+// list decoder): an event followed by a NUL and garbage decoded as if it were clean.
+TEST(JsonWatchTest, ALineWithANulByteIsNotAnEvent) {
+  const std::string line = std::string(R"({"type":"ADDED","object":{}})") + std::string("\0x", 2);
+  auto event = decodeWatchEvent(line);
+  ASSERT_FALSE(event);
+  EXPECT_EQ(event.error().reason, Reason::kBadResponse);
+}
+
+// Verifies that a line longer than the limit ends a consumed watch with an error naming the
+// source and the limit, after the events of the lines before it, even before its newline came.
+TEST(JsonWatchTest, ALineOverTheLimitEndsTheWatch) {
+  const std::string first = addedLine("a");
+  auto watch = makeJsonWatch(
+      std::make_unique<ChunkedStream>(std::deque<std::string>{first, std::string(200, ' ')}),
+      {.max_event_bytes = first.size() + 10, .source = "API server https://example:6443"});
+  Consumed consumed;
+  watch->consume(consumed.consumer());
+  MutexLock lock(consumed.mu);
+  EXPECT_EQ(consumed.names, (std::vector<std::string>{"a"}));
+  ASSERT_TRUE(consumed.end.has_value());
+  ASSERT_FALSE(*consumed.end);
+  EXPECT_EQ(consumed.end->error().reason, Reason::kBadResponse);
+  EXPECT_EQ(consumed.end->error().message,
+            "API server https://example:6443: a watch event line is longer than " +
+                std::to_string(first.size() + 10) +
+                " bytes, the limit on one event (max_watch_event_bytes); the server is broken or "
+                "hostile, or the limit is too low for its objects");
+}
+
 TEST(JsonWatchTest, DecodesErrorEventWithStatus) {
   auto event = decodeWatchEvent(
       R"({"type":"ERROR","object":{"kind":"Status","code":410,"reason":"Expired"}})");
