@@ -4,6 +4,7 @@
 #include <atomic>
 #include <string>
 
+#include "federation/client/json_depth.h"
 #include "federation/runtime/thread_annotations.h"
 
 namespace kf {
@@ -168,6 +169,11 @@ Result<WatchEvent> decodeWatchEvent(std::string_view line) {
   // The parser takes a NUL byte for the end of its input (see list_decoder.cc).
   if (line.find('\0') != std::string_view::npos) {
     return makeError(Reason::kBadResponse, "a watch event is not JSON: it holds a NUL byte");
+  }
+  if (nestsDeeperThan(line)) {
+    return makeError(Reason::kBadResponse, "a watch event nests deeper than " +
+                                               std::to_string(kMaxJsonDepth) +
+                                               " levels, more than an API server stores");
   }
   Json decoded = Json::parse(line, nullptr, /*allow_exceptions=*/false);
   if (!decoded.is_object() || !decoded.contains("type") || !decoded["type"].is_string() ||
