@@ -13,10 +13,11 @@ shift || true
 declare -A CORPUS=(
   [json_decode_fuzz]=json [api_types_fuzz]=api [admission_review_fuzz]=admission
   [kubeconfig_fuzz]=kubeconfig [overrides_fuzz]=overrides [watch_stream_fuzz]=watch
-  [resource_yaml_fuzz]=resources)
+  [resource_yaml_fuzz]=resources [watch_consume_fuzz]=watch_consume [list_decoder_fuzz]=list)
 TARGETS=("$@")
 [[ ${#TARGETS[@]} -gt 0 ]] || TARGETS=(json_decode_fuzz api_types_fuzz admission_review_fuzz
-  kubeconfig_fuzz overrides_fuzz watch_stream_fuzz resource_yaml_fuzz)
+  kubeconfig_fuzz overrides_fuzz watch_stream_fuzz resource_yaml_fuzz watch_consume_fuzz
+  list_decoder_fuzz)
 
 export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
 cmake --preset asan >/dev/null

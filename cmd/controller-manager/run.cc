@@ -127,7 +127,9 @@ int runControllerManager(const std::vector<std::string>& args) {
   const Options options = std::move(parsed).value();
 
   ReadinessFlag ready;
-  auto servers = startServers(options, ready);
+  // KubeFed fails at once on an address in use; a replacement started right after the process
+  // it replaces would then die for nothing.
+  auto servers = startServers(options, ready, serving::BindRetry{.clock = &realClock()});
   if (!servers) return fatal(servers.error().message);
 
   auto host_config = hostRestConfig(options);

@@ -15,8 +15,9 @@ class RunningServers final : public Servers {
 
 Result<std::unique_ptr<serving::HttpServer>> serve(const std::string& what,
                                                    const std::string& address,
-                                                   serving::Routes routes) {
-  auto server = serving::HttpServer::start(address, std::move(routes));
+                                                   serving::Routes routes,
+                                                   const serving::BindRetry& bind_retry) {
+  auto server = serving::HttpServer::start(address, std::move(routes), {.bind_retry = bind_retry});
   if (!server) {
     return makeError(server.error().reason,
                      "cannot serve " + what + " on " + address + ": " + server.error().message);
@@ -28,7 +29,8 @@ Result<std::unique_ptr<serving::HttpServer>> serve(const std::string& what,
 
 }  // namespace
 
-Result<std::unique_ptr<Servers>> startServers(const Options& options, const ReadinessFlag& ready) {
+Result<std::unique_ptr<Servers>> startServers(const Options& options, const ReadinessFlag& ready,
+                                              const serving::BindRetry& bind_retry) {
   auto readiness = [&ready] {
     return ready.get() ? serving::Readiness::ok()
                        : serving::Readiness::notReady("the KubeFedConfig is not loaded yet");
@@ -38,13 +40,15 @@ Result<std::unique_ptr<Servers>> startServers(const Options& options, const Read
   if (options.healthz_addr == options.metrics_addr &&
       options.healthz_addr.find(":0") == std::string::npos) {
     health.merge(serving::metricsRoutes());
-    KF_TRY(both, serve("/healthz, /readyz and /metrics", options.healthz_addr, std::move(health)));
+    KF_TRY(both, serve("/healthz, /readyz and /metrics", options.healthz_addr, std::move(health),
+                       bind_retry));
     running->servers.push_back(std::move(both));
     return std::unique_ptr<Servers>(std::move(running));
   }
-  KF_TRY(healthz, serve("/healthz and /readyz", options.healthz_addr, std::move(health)));
+  KF_TRY(healthz,
+         serve("/healthz and /readyz", options.healthz_addr, std::move(health), bind_retry));
   running->servers.push_back(std::move(healthz));
-  KF_TRY(metrics, serve("/metrics", options.metrics_addr, serving::metricsRoutes()));
+  KF_TRY(metrics, serve("/metrics", options.metrics_addr, serving::metricsRoutes(), bind_retry));
   running->servers.push_back(std::move(metrics));
   return std::unique_ptr<Servers>(std::move(running));
 }

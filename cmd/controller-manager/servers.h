@@ -8,6 +8,7 @@
 
 #include "apis/meta/api_error.h"
 #include "cmd/controller-manager/options.h"
+#include "federation/serving/http_server.h"
 
 namespace kf::manager {
 
@@ -25,8 +26,10 @@ class Servers {
   virtual ~Servers() = default;
 };
 
-// Binds both addresses; fails naming the address that could not be bound. `ready` must outlive
-// the servers.
-Result<std::unique_ptr<Servers>> startServers(const Options& options, const ReadinessFlag& ready);
+// Binds both addresses, each tried again while it is in use as `bind_retry` allows (a replacement
+// process may start before the one it replaces has released them); fails naming the address
+// that could not be bound. `ready` must outlive the servers.
+Result<std::unique_ptr<Servers>> startServers(const Options& options, const ReadinessFlag& ready,
+                                              const serving::BindRetry& bind_retry);
 
 }  // namespace kf::manager

@@ -8,13 +8,12 @@
 #include "apis/meta/join.h"
 #include "cmd/kubefedctl/host_resources.h"
 #include "cmd/kubefedctl/join_objects.h"
-#include "cmd/kubefedctl/unified_diff.h"
+#include "cmd/kubefedctl/member_diff.h"
 #include "federation/client/resource_client.h"
 #include "federation/cluster/cluster_client.h"
 #include "federation/crdgen/lookup.h"
 #include "federation/crdgen/names.h"
 #include "federation/crdgen/type_config.h"
-#include "federation/crdgen/yaml_json.h"
 #include "sync/controller/sync_controller.h"
 #include "sync/plan/propagated_versions.h"
 
@@ -42,21 +41,6 @@ GroupVersionResource versionsResource(const sync::SyncTypeInfo& type) {
 
 GroupVersionResource federatedNamespaceResource() {
   return sync::groupVersionResourceOf(sync::defaultFederatedNamespaceType());
-}
-
-// The object as the diff shows it: without status (the sync controller never writes it) and
-// without the metadata the server sets on every write.
-std::string printedForDiff(const Json& object) {
-  if (object.is_null()) return "";
-  Json shown = object;
-  shown.erase("status");
-  if (auto metadata = shown.find("metadata"); metadata != shown.end() && metadata->is_object()) {
-    for (const char* field : {"managedFields", "resourceVersion", "generation", "uid",
-                              "creationTimestamp", "selfLink"}) {
-      metadata->erase(field);
-    }
-  }
-  return toYaml(OrderedJson::parse(shown.dump()));
 }
 
 std::string groupOf(const std::string& api_version) {
@@ -325,10 +309,9 @@ void PlanSources::addDiffs(const sync::SyncTypeInfo& type, ObjectPlan& plan) {
                                    "): the diff shows the object as the controller would send "
                                    "it, without the server's defaults";
     }
-    const std::string label = member.cluster + ": " + type.target_type.kind + " " + key;
     plan.diffs[member.cluster] =
-        unifiedDiff(printedForDiff(member.live), printedForDiff(written), label + " (live)",
-                    label + " (as the sync controller would write it)");
+        memberDiff(type.target_type, member.live, std::move(written),
+                   member.cluster + ": " + type.target_type.kind + " " + key);
   }
 }
 

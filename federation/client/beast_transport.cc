@@ -127,7 +127,8 @@ struct Endpoint {
   std::string verify_name;                    // host name (or IP) the certificate must match
   bool verify_hostname = true;                // false: any name, as long as the chain verifies
   Milliseconds connect_timeout;
-  std::string role;  // what messages call the server
+  std::size_t max_body_bytes = 0;  // of one response read whole (RestConfig's)
+  std::string role;                // what messages call the server
 };
 
 class Connection : public std::enable_shared_from_this<Connection> {
@@ -192,11 +193,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
     KF_TRYV(send(request));
     http::response_parser<http::string_body> parser;
     parser.header_limit(kHeaderLimit);
-    parser.body_limit(std::numeric_limits<std::uint64_t>::max());
+    parser.body_limit(endpoint_.max_body_bytes);
     if (auto ec = await([&](auto handler) {
           expiresAfter(request.timeout);
           asyncRead(parser, handler);
         })) {
+      if (ec == http::error::body_limit) return bodyTooLarge(request);
       return connectionError("reading the response", ec);
     }
     auto message = parser.release();
@@ -427,6 +429,17 @@ class Connection : public std::enable_shared_from_this<Connection> {
     }
   }
 
+  // Not retried (kBadResponse): the same server would most likely send as much again. The
+  // connection is dropped with the rest of the body unread.
+  ApiError bodyTooLarge(const HttpRequest& request) const {
+    return makeError(Reason::kBadResponse,
+                     endpoint_.role + " " + endpoint_.server.authority() + ": the response to " +
+                         request.method + " " + request.target + " is larger than " +
+                         std::to_string(endpoint_.max_body_bytes) +
+                         " bytes, the limit on one response body (max_response_body_bytes); "
+                         "the server is broken or hostile, or the limit is too low for it");
+  }
+
   ApiError connectionError(const std::string& step, const beast::error_code& ec) const {
     if (cancelled_) return makeError(Reason::kCancelled, "the request was cancelled");
     const Reason reason =
@@ -588,6 +601,7 @@ Result<TransportPtr> makeTransport(const RestConfig& config) {
       tlsServerName(config.tls.server_name.empty() ? endpoint.server.host : config.tls.server_name);
   endpoint.verify_hostname = config.tls.verify_hostname;
   endpoint.connect_timeout = config.connect_timeout;
+  endpoint.max_body_bytes = config.max_response_body_bytes;
   endpoint.role = config.server_role;
   return std::make_unique<BeastTransport>(std::move(endpoint));
 }

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <string>
 
+#include "federation/client/json_depth.h"
 #include "federation/runtime/thread_annotations.h"
 
 namespace kf {
@@ -21,13 +22,16 @@ std::optional<WatchEventType> eventTypeOf(const std::string& type) {
 // The stream and what was read of it, shared with the reads pending on the I/O threads: a watch
 // destroyed while consumed is stopped, and its last read still finds all this.
 struct WatchState {
-  WatchState(ResponseStreamPtr s, std::optional<std::chrono::milliseconds> idle)
-      : stream(std::move(s)), idle_timeout(idle) {}
+  WatchState(ResponseStreamPtr s, JsonWatchOptions o)
+      : stream(std::move(s)), options(std::move(o)), idle_timeout(options.idle_timeout) {}
 
-  // The next complete line as an event; nullopt when no complete line is pending.
+  // The next complete line as an event; nullopt when no complete line is pending. A line over
+  // the limit is an error as soon as that many bytes of it are pending, complete or not.
   std::optional<Result<WatchEvent>> takeEvent() {
     while (true) {
       const auto newline = pending.find('\n', scanned);
+      const std::size_t line_size = newline == std::string::npos ? pending.size() : newline;
+      if (line_size > options.max_event_bytes) return lineTooLong();
       if (newline == std::string::npos) {
         scanned = pending.size();
         return std::nullopt;
@@ -37,6 +41,14 @@ struct WatchState {
       scanned = 0;
       if (line.find_first_not_of(" \r\t") != std::string::npos) return decodeWatchEvent(line);
     }
+  }
+
+  ApiError lineTooLong() const {
+    return makeError(Reason::kBadResponse,
+                     options.source + ": a watch event line is longer than " +
+                         std::to_string(options.max_event_bytes) +
+                         " bytes, the limit on one event (max_watch_event_bytes); the server is "
+                         "broken or hostile, or the limit is too low for its objects");
   }
 
   // Hands a read's outcome to the consumer; false once the watch ended.
@@ -99,6 +111,7 @@ struct WatchState {
   }
 
   ResponseStreamPtr stream;
+  const JsonWatchOptions options;
   const std::optional<std::chrono::milliseconds> idle_timeout;
   std::string pending;      // bytes received but not yet returned as events
   std::size_t scanned = 0;  // prefix of pending known to hold no newline
@@ -109,8 +122,8 @@ struct WatchState {
 
 class JsonWatch final : public Watch {
  public:
-  JsonWatch(ResponseStreamPtr stream, std::optional<std::chrono::milliseconds> idle_timeout)
-      : state_(std::make_shared<WatchState>(std::move(stream), idle_timeout)) {}
+  JsonWatch(ResponseStreamPtr stream, JsonWatchOptions options)
+      : state_(std::make_shared<WatchState>(std::move(stream), std::move(options))) {}
   ~JsonWatch() override { stop(); }
   JsonWatch(const JsonWatch&) = delete;
   JsonWatch& operator=(const JsonWatch&) = delete;
@@ -153,6 +166,15 @@ class JsonWatch final : public Watch {
 }  // namespace
 
 Result<WatchEvent> decodeWatchEvent(std::string_view line) {
+  // The parser takes a NUL byte for the end of its input (see list_decoder.cc).
+  if (line.find('\0') != std::string_view::npos) {
+    return makeError(Reason::kBadResponse, "a watch event is not JSON: it holds a NUL byte");
+  }
+  if (nestsDeeperThan(line)) {
+    return makeError(Reason::kBadResponse, "a watch event nests deeper than " +
+                                               std::to_string(kMaxJsonDepth) +
+                                               " levels, more than an API server stores");
+  }
   Json decoded = Json::parse(line, nullptr, /*allow_exceptions=*/false);
   if (!decoded.is_object() || !decoded.contains("type") || !decoded["type"].is_string() ||
       !decoded.contains("object")) {
@@ -166,9 +188,8 @@ Result<WatchEvent> decodeWatchEvent(std::string_view line) {
   return WatchEvent{*type, std::move(decoded["object"])};
 }
 
-WatchPtr makeJsonWatch(ResponseStreamPtr stream,
-                       std::optional<std::chrono::milliseconds> idle_timeout) {
-  return std::make_unique<JsonWatch>(std::move(stream), idle_timeout);
+WatchPtr makeJsonWatch(ResponseStreamPtr stream, JsonWatchOptions options) {
+  return std::make_unique<JsonWatch>(std::move(stream), std::move(options));
 }
 
 }  // namespace kf

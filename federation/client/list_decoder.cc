@@ -4,6 +4,8 @@
 #include <utility>
 #include <vector>
 
+#include "federation/client/json_depth.h"
+
 namespace kf {
 namespace {
 
@@ -34,6 +36,7 @@ class ListSax {
   }
 
   bool start_object(std::size_t /*size*/) {
+    if (depth_ >= kMaxJsonDepth) return fail(tooDeep());
     if (capturing()) {
       open(Json::object());
     } else if (depth_ == 1 && top_key_ == "metadata") {
@@ -54,6 +57,7 @@ class ListSax {
   }
 
   bool start_array(std::size_t /*size*/) {
+    if (depth_ >= kMaxJsonDepth) return fail(tooDeep());
     if (depth_ == 0) {
       return fail("the list response is not an object");
     }
@@ -225,6 +229,11 @@ class ListSax {
     pending_.clear();
   }
 
+  static std::string tooDeep() {
+    return "the list response nests deeper than " + std::to_string(kMaxJsonDepth) +
+           " levels, more than an API server stores";
+  }
+
   std::string itemNotAnObject() const {
     return "item " + std::to_string(items_seen_) + " of the list response is not an object";
   }
@@ -237,7 +246,7 @@ class ListSax {
   }
 
   const ListItemSink& on_item_;
-  int depth_ = 0;  // containers open around the current token
+  std::size_t depth_ = 0;  // containers open around the current token
   std::string top_key_;
   bool in_items_ = false;
   bool saw_items_ = false;
@@ -258,6 +267,13 @@ class ListSax {
 }  // namespace
 
 Result<ObjectList> decodeListEach(std::string_view body, const ListItemSink& on_item) {
+  // The parser takes a NUL byte for the end of its input, so a valid list followed by a NUL and
+  // anything at all would pass; JSON has no NUL outside escapes, and Go's decoder refuses it.
+  if (const auto nul = body.find('\0'); nul != std::string_view::npos) {
+    return makeError(
+        Reason::kBadResponse,
+        "the list response is not valid JSON (a NUL byte at byte " + std::to_string(nul) + ")");
+  }
   ListSax sax(on_item);
   if (!Json::sax_parse(body, &sax)) {
     return makeError(Reason::kBadResponse, sax.error());

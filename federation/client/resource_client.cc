@@ -176,12 +176,14 @@ Status ResourceClient::remove(const std::string& name, const DeleteOptions& opti
 Result<WatchPtr> ResourceClient::watch(const ListOptions& options) {
   RestRequest request{.method = "GET", .path = collectionPath(), .query = queryOf(options, true)};
   KF_TRY(stream, client_.openStream(request));
-  std::optional<std::chrono::milliseconds> idle_timeout;
+  const RestConfig& config = client_.config();
+  JsonWatchOptions watch_options{.max_event_bytes = config.max_watch_event_bytes,
+                                 .source = config.server_role + " " + config.server};
   if (options.timeout_seconds) {
     // The server closes the stream at timeoutSeconds; a silent stream well past it is dead.
-    idle_timeout = std::chrono::seconds(*options.timeout_seconds + 60);
+    watch_options.idle_timeout = std::chrono::seconds(*options.timeout_seconds + 60);
   }
-  return makeJsonWatch(std::move(stream), idle_timeout);
+  return makeJsonWatch(std::move(stream), std::move(watch_options));
 }
 
 ListerWatcherPtr makeListerWatcher(RestClient& client, GroupVersionResource resource,

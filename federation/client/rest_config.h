@@ -4,6 +4,7 @@
 // config is self-contained once loaded.
 
 #include <chrono>
+#include <cstddef>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -91,6 +92,15 @@ struct RestConfig {
   std::chrono::milliseconds connect_timeout{10'000};
   // Applies to whole non-watch requests; a watch uses its own timeoutSeconds plus a margin.
   std::chrono::milliseconds request_timeout{60'000};
+
+  // Caps on what one server can make us hold, so that a broken or hostile server cannot grow
+  // our memory without bound: a response body (a list, above all) larger than this, or a watch
+  // event line longer than that, ends the request or the watch with kBadResponse naming the
+  // server and the limit. Generous: an API server refuses request bodies over 3 MiB and etcd
+  // stores values of at most 1.5 MiB by default, so one object is a few MiB as JSON at most,
+  // and an unpaged list of a large cluster's objects stays well under a GiB.
+  std::size_t max_response_body_bytes = std::size_t{1} << 30;
+  std::size_t max_watch_event_bytes = std::size_t{64} << 20;
 };
 
 }  // namespace kf

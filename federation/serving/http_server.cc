@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "federation/runtime/interruptible_sleep.h"
 #include "federation/runtime/thread_annotations.h"
 #include "federation/serving/listen_address.h"
 #include "federation/serving/tls_context.h"
@@ -257,6 +258,43 @@ beast::error_code listen(tcp::acceptor& acceptor, const tcp::endpoint& endpoint,
   return listenOn(acceptor, tcp::endpoint(tcp::v4(), endpoint.port()), false);
 }
 
+std::string secondsText(Duration duration) {
+  return fmt::format("{:g}s", std::chrono::duration<double>(duration).count());
+}
+
+ApiError listenError(const std::string& address, const beast::error_code& ec,
+                     const BindRetry& retry) {
+  std::string hint;
+  if (ec == asio::error::address_in_use) {
+    hint = retry.clock ? " for " + secondsText(retry.timeout) +
+                             " (another process listens there; stop it or choose another port)"
+                       : " (another process listens there; choose another port)";
+  }
+  return makeError(Reason::kConnectionFailed,
+                   "cannot listen on \"" + address + "\": " + ec.message() + hint);
+}
+
+// listen(), tried again while the address is in use, as `retry` allows.
+Status listenRetrying(tcp::acceptor& acceptor, const tcp::endpoint& endpoint, bool any_host,
+                      const std::string& address, const BindRetry& retry) {
+  const SteadyTime first_attempt = retry.clock ? retry.clock->now() : SteadyTime{};
+  for (int attempt = 1;; ++attempt) {
+    const auto ec = listen(acceptor, endpoint, any_host);
+    if (!ec) {
+      if (attempt > 1) spdlog::info("Listening on \"{}\" at attempt {}", address, attempt);
+      return boost::outcome_v2::success();
+    }
+    const bool retry_it = ec == asio::error::address_in_use && retry.clock &&
+                          retry.clock->now() - first_attempt < retry.timeout;
+    if (!retry_it) return listenError(address, ec, retry);
+    if (attempt == 1) {
+      spdlog::warn("Cannot listen on \"{}\" yet: {}; trying again every {} for up to {}", address,
+                   ec.message(), secondsText(retry.interval), secondsText(retry.timeout));
+    }
+    sleepUnlessStopped(*retry.clock, std::stop_token{}, retry.interval);
+  }
+}
+
 }  // namespace
 
 Result<std::unique_ptr<HttpServer>> HttpServer::start(const std::string& address, Routes routes,
@@ -268,13 +306,8 @@ Result<std::unique_ptr<HttpServer>> HttpServer::start(const std::string& address
     state->tls = std::move(tls);
   }
   KF_TRY(endpoint, resolve(parsed, state->io, address));
-  if (const auto ec = listen(state->acceptor, endpoint, parsed.host.empty())) {
-    const std::string hint = ec == asio::error::address_in_use
-                                 ? " (another process listens there; choose another port)"
-                                 : "";
-    return makeError(Reason::kConnectionFailed,
-                     "cannot listen on \"" + address + "\": " + ec.message() + hint);
-  }
+  KF_TRYV(
+      listenRetrying(state->acceptor, endpoint, parsed.host.empty(), address, options.bind_retry));
   state->port = state->acceptor.local_endpoint().port();
   state->accept();
   State* raw = state.get();

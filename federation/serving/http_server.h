@@ -11,6 +11,7 @@
 #include <string>
 
 #include "apis/meta/api_error.h"
+#include "federation/runtime/clock.h"
 
 namespace kf::serving {
 
@@ -40,12 +41,22 @@ struct TlsFiles {
   std::string key_file;
 };
 
+// A bind that finds the address in use, tried again every `interval` until `timeout` has passed:
+// a process that replaces another on the same address (a supervisor restarting at once, a pod
+// restarted on the host network) may start before the old one has released it.
+struct BindRetry {
+  Clock* clock = nullptr;  // null: no retry, an address in use fails at once
+  Duration interval = std::chrono::milliseconds(250);
+  Duration timeout = std::chrono::seconds(5);
+};
+
 struct ServerOptions {
   // HTTPS (TLS 1.2 or later only) when set. The files are read again for every new connection;
   // a changed pair that loads replaces the old one, one that does not is ignored with a warning.
   std::optional<TlsFiles> tls;
   // A request with a larger body gets 413 and its connection is closed.
   std::size_t max_request_body = 64 * 1024;
+  BindRetry bind_retry;
 };
 
 class HttpServer {
@@ -53,7 +64,7 @@ class HttpServer {
   // Listens on `address`, "[host]:port": ":8080" (every interface), "127.0.0.1:0" (port 0: an
   // ephemeral port, see port()), "[::1]:9090", "localhost:8080". Fails with kBadConfig when the
   // address cannot be parsed or resolved or the TLS files cannot be used, and with
-  // kConnectionFailed when the address cannot be bound.
+  // kConnectionFailed when the address cannot be bound (in use: once options.bind_retry gave up).
   static Result<std::unique_ptr<HttpServer>> start(const std::string& address, Routes routes,
                                                    ServerOptions options = {});
 

@@ -309,6 +309,9 @@ TEST_F(BadInputE2ETest, EachGetsAReasonAndAnEventWhileOthersFlow) {
   };
   const std::string long_name_version = versionOf(long_name);
   const std::string well_formed_version = versionOf("well-formed");
+  // Unread versions would compare equal below whatever happened.
+  ASSERT_FALSE(long_name_version.empty()) << "no " << long_name << " in member1";
+  ASSERT_FALSE(well_formed_version.empty()) << "no well-formed in member1";
   const double before = cpuSeconds(fed().manager().pid());
   const auto start = std::chrono::steady_clock::now();
   ASSERT_FALSE(eventually([&] { return !fed().manager().running(); }, seconds(10)));

@@ -3,6 +3,7 @@
 // check that a controller wrote exactly what it should (and nothing after a restart).
 
 #include <map>
+#include <optional>
 #include <string>
 
 #include "federation/client/rest_client.h"
@@ -12,19 +13,20 @@ namespace kf::integration {
 
 // Write requests the API server itself counted for one resource (apiserver_request_total): every
 // POST, PUT, PATCH, DELETE or APPLY, answered or refused, changing the object or not, except dry
-// runs. -1 when the metrics cannot be read.
-inline long writesCounted(RestClient& client, const std::string& resource) {
+// runs. nullopt when the metrics cannot be read, so that a count cannot pass for zero.
+inline std::optional<long> writesCounted(RestClient& client, const std::string& resource) {
   auto metrics = client.send({.path = "/metrics"});
-  return metrics ? metrics::apiServerWrites(metrics.value().body, resource) : -1;
+  if (!metrics) return std::nullopt;
+  return metrics::apiServerWrites(metrics.value().body, resource);
 }
 
-// The same writes by "VERB code" ("PUT 409"), to say which writes were unexpected. Empty when
+// The same writes by "VERB code" ("PUT 409"), to say which writes were unexpected. nullopt when
 // the metrics cannot be read.
-inline std::map<std::string, long> writesByVerbAndCode(RestClient& client,
-                                                       const std::string& resource) {
+inline std::optional<std::map<std::string, long>> writesByVerbAndCode(RestClient& client,
+                                                                      const std::string& resource) {
   std::map<std::string, long> out;
   auto metrics = client.send({.path = "/metrics"});
-  if (!metrics) return out;
+  if (!metrics) return std::nullopt;
   for (const auto& sample :
        metrics::samplesNamed(metrics.value().body, "apiserver_request_total")) {
     const auto label = [&](const char* name) {

@@ -146,7 +146,8 @@ class SchedulingE2ETest : public ::testing::Test {
     }
   }
 
-  // controller_runtime_reconcile_duration_seconds_count{controller="<controller>"}.
+  // controller_runtime_reconcile_duration_seconds_count{controller="<controller>"}; 0 when
+  // /metrics cannot be read or lacks it.
   long reconciles(const std::string& controller) {
     const std::string metrics = httpGet(servedPort(fed().manager(), "/metrics"), "/metrics");
     const std::regex pattern("controller_runtime_reconcile_duration_seconds_count\\{controller=\"" +
@@ -210,6 +211,8 @@ TEST_F(SchedulingE2ETest, RemovingTheRspLeavesTheLastPlacement) {
             Json::parse(R"([{"name":"member1"},{"name":"member2"}])"));
   expectMemberReplicas(name, {{"member1", "1"}, {"member2", "2"}});
   const long before = reconciles("schedulingpreferencecontroller");
+  // It reconciled the RSP before: 0 means no count was read, and any count would pass below.
+  ASSERT_GT(before, 0) << "no reconcile count read from the controller manager";
   ASSERT_TRUE(
       federated.patch(name, PatchType::kMerge, R"({"metadata":{"labels":{"touched":"1"}}})"));
   EXPECT_TRUE(eventually([&] { return reconciles("schedulingpreferencecontroller") > before; },

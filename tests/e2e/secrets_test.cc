@@ -1,14 +1,16 @@
 // Credentials never leak (issue 12 item 8): the controller manager and the webhook at -v 10 and
-// `kubefedctl join` / `enable` at --v=10 run a whole federation (two members joined, a
-// FederatedSecret propagated with an override, a member behind a wrong CA, one with a rejected
-// token); then every line they wrote and every Event in the host and the members is searched for
-// every credential involved. The member behind the wrong CA must be Offline with a message that
-// says the TLS verification failed and why.
+// `kubefedctl join` / `enable` / `plan` at --v=10 run a whole federation (two members joined, a
+// FederatedSecret propagated with an override and then planned with other values, a member
+// behind a wrong CA, one with a rejected token; plan also with the host reached through an exec
+// plugin, a token file and basic authentication); then every line they wrote and every Event in
+// the host and the members is searched for every credential and Secret value involved. The member
+// behind the wrong CA must be Offline with a message that says the TLS verification failed and why.
 
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <random>
@@ -17,6 +19,7 @@
 #include "federation/client/base64.h"
 #include "federation/client/resource_client.h"
 #include "tests/e2e/federation_fixture.h"
+#include "tests/e2e/kubefedctl_runner.h"
 #include "tests/e2e/webhook_registration.h"
 #include "tests/integration/local_clusters.h"
 #include "tests/integration/process.h"
@@ -42,6 +45,21 @@ std::string randomSecret(const std::string& prefix) {
   std::ostringstream out;
   out << prefix << std::hex << random() << random();
   return out.str();
+}
+
+// A FederatedSecret "credentials" in `ns`: `value` as its password, `overridden` in member2.
+Json federatedSecret(const std::string& ns, const std::string& value,
+                     const std::string& overridden) {
+  return {{"apiVersion", "types.kubefed.io/v1beta1"},
+          {"kind", "FederatedSecret"},
+          {"metadata", {{"name", "credentials"}, {"namespace", ns}}},
+          {"spec",
+           {{"template", {{"type", "Opaque"}, {"data", {{"password", base64Encode(value)}}}}},
+            {"placement", {{"clusters", {{{"name", "member1"}}, {{"name", "member2"}}}}}},
+            {"overrides",
+             {{{"clusterName", "member2"},
+               {"clusterOverrides",
+                {{{"path", "/data/password"}, {"value", base64Encode(overridden)}}}}}}}}}};
 }
 
 // One credential and the forms in which it could leak.
@@ -182,6 +200,60 @@ class SecretsE2ETest : public testing::Test {
     return message;
   }
 
+  // `kubefedctl plan -f -` of `file` at --v=10 with the host reached through a kubeconfig of
+  // three users: an exec plugin and a token file that both give `token`, and basic
+  // authentication with `password` (which the API server refuses: it has no basic
+  // authentication). What the three runs wrote, stdout and stderr.
+  std::string planThroughOtherCredentials(const std::string& file, const std::string& token,
+                                          const std::string& password) {
+    plugin_dir_.write("token", token);
+    plugin_dir_.write("token-plugin",
+                      "#!/bin/sh\nprintf '{\"apiVersion\": \"client.authentication.k8s.io/v1\", "
+                      "\"kind\": \"ExecCredential\", \"status\": {\"token\": \"%s\"}}' "
+                      "\"$(cat " +
+                          shellQuoted(plugin_dir_.file("token")) + ")\"\n");
+    std::filesystem::permissions(plugin_dir_.file("token-plugin"),
+                                 std::filesystem::perms::owner_all);
+    const Json kubeconfig = {
+        {"apiVersion", "v1"},
+        {"kind", "Config"},
+        {"clusters",
+         {{{"name", "host"},
+           {"cluster",
+            {{"server", env("KF_HOST_SERVER")}, {"certificate-authority", env("KF_CA_FILE")}}}}}},
+        {"users",
+         {{{"name", "exec"},
+           {"user",
+            {{"exec",
+              {{"apiVersion", "client.authentication.k8s.io/v1"},
+               {"command", plugin_dir_.file("token-plugin")},
+               {"interactiveMode", "Never"}}}}}},
+          {{"name", "token-file"}, {"user", {{"tokenFile", plugin_dir_.file("token")}}}},
+          {{"name", "basic"}, {"user", {{"username", "kf-basic"}, {"password", password}}}}}},
+        {"contexts",
+         {{{"name", "exec"}, {"context", {{"cluster", "host"}, {"user", "exec"}}}},
+          {{"name", "token-file"}, {"context", {{"cluster", "host"}, {"user", "token-file"}}}},
+          {{"name", "basic"}, {"context", {{"cluster", "host"}, {"user", "basic"}}}}}},
+        {"current-context", "exec"}};
+    plugin_dir_.write("kubeconfig", kubeconfig.dump());
+    std::string output;
+    for (const std::string context : {"exec", "token-file", "basic"}) {
+      const RunResult run =
+          runShell(shellQuoted(kubefedctlBinary()) + " plan -f - --kubeconfig " +
+                       shellQuoted(plugin_dir_.file("kubeconfig")) + " --host-cluster-context " +
+                       context + " --kubefed-namespace " + shellQuoted(ns()) + " --v=10",
+                   file);
+      output += run.out + run.err;
+      if (context == "basic") {
+        EXPECT_GT(run.exit_code, 1) << "basic authentication is refused: " << describe(run);
+      } else {
+        EXPECT_EQ(run.exit_code, 1) << context << ": " << describe(run);
+        EXPECT_NE(run.out.find("'*** (after)'"), std::string::npos) << context << ": " << run.out;
+      }
+    }
+    return output;
+  }
+
   // The member token of every KubeFedCluster in the KubeFed namespace (from its Secret).
   std::vector<Credential> clusterTokens() {
     std::vector<Credential> tokens;
@@ -207,6 +279,7 @@ class SecretsE2ETest : public testing::Test {
   LocalClusters& clusters_ = LocalClusters::get();
   std::unique_ptr<E2EFederation> federation_;
   test::TempDir certs_;
+  test::TempDir plugin_dir_;
   test::SecretVolume volume_{certs_};
   test::Credential ca_ = test::makeCa("secrets-e2e-ca");
   test::Credential serving_ = webhookServingCert(ca_);
@@ -238,17 +311,7 @@ TEST_F(SecretsE2ETest, NoCredentialAppearsInAnyLogOrEventAndAWrongCaSaysWhy) {
        {"metadata", {{"name", work}, {"namespace", work}}},
        {"spec", {{"placement", {{"clusters", {{{"name", "member1"}}, {{"name", "member2"}}}}}}}}}));
   ASSERT_NO_FATAL_FAILURE(
-      create(kFederatedSecrets, work,
-             {{"apiVersion", "types.kubefed.io/v1beta1"},
-              {"kind", "FederatedSecret"},
-              {"metadata", {{"name", "credentials"}, {"namespace", work}}},
-              {"spec",
-               {{"template", {{"type", "Opaque"}, {"data", {{"password", base64Encode(value)}}}}},
-                {"placement", {{"clusters", {{{"name", "member1"}}, {{"name", "member2"}}}}}},
-                {"overrides",
-                 {{{"clusterName", "member2"},
-                   {"clusterOverrides",
-                    {{{"path", "/data/password"}, {"value", base64Encode(overridden)}}}}}}}}}}));
+      create(kFederatedSecrets, work, federatedSecret(work, value, overridden)));
   auto password_in = [&](const std::string& member) -> std::string {
     auto secret = ResourceClient(*clusters_.client(member), kSecrets, work).get("credentials");
     if (!secret) return "";
@@ -258,6 +321,24 @@ TEST_F(SecretsE2ETest, NoCredentialAppearsInAnyLogOrEventAndAWrongCaSaysWhy) {
       << fed().manager().log();
   ASSERT_TRUE(eventually([&] { return password_in("member2") == overridden; }, seconds(90)))
       << fed().manager().log();
+
+  // 3b. kubefedctl plan of the FederatedSecret as a file would change it (another value, and
+  // another one for member2): both members' Secrets would be updated, and the diffs say so with
+  // kubectl diff's masks. The same plan with the host reached through an exec plugin, a token
+  // file and (refused by the server) basic authentication, so that their credentials are
+  // searched in what kubefedctl writes at --v=10 too.
+  const std::string planned = randomSecret("planned-value-");
+  const std::string planned_overridden = randomSecret("planned-overridden-value-");
+  const std::string planned_file = federatedSecret(work, planned, planned_overridden).dump();
+  const RunResult plan = fed().kubefedctl({"plan", "-f", "-"}, planned_file);
+  EXPECT_EQ(plan.exit_code, 1) << describe(plan);
+  EXPECT_NE(plan.out.find("member1: update"), std::string::npos) << plan.out;
+  EXPECT_NE(plan.out.find("member2: update"), std::string::npos) << plan.out;
+  EXPECT_NE(plan.out.find("-  password: '*** (before)'"), std::string::npos) << plan.out;
+  EXPECT_NE(plan.out.find("+  password: '*** (after)'"), std::string::npos) << plan.out;
+  const std::string basic_auth_password = randomSecret("basic-auth-password-");
+  const std::string other_credentials_output =
+      planThroughOtherCredentials(planned_file, env("KF_HOST_TOKEN"), basic_auth_password);
 
   // 4. The wrong CA: Offline with KubeFed's message, and the ClusterOffline event says the TLS
   // verification failed and why.
@@ -287,20 +368,25 @@ TEST_F(SecretsE2ETest, NoCredentialAppearsInAnyLogOrEventAndAWrongCaSaysWhy) {
   secrets.push_back(privateKey("the webhook's serving key", serving_.key_pem));
   secrets.push_back(credential("the FederatedSecret's value", value));
   secrets.push_back(credential("the FederatedSecret's overridden value", overridden));
+  secrets.push_back(credential("the planned value", planned));
+  secrets.push_back(credential("the planned overridden value", planned_overridden));
+  secrets.push_back(credential("the basic-auth password", basic_auth_password));
 
   // 6. Everything the processes wrote and every Event, after the manager and the webhook stop.
   EXPECT_EQ(fed().stopManager().value_or(-1), 0);
   webhook_->signal(SIGTERM);
   EXPECT_EQ(webhook_->wait(seconds(30)).value_or(-1), 0);
+  const std::string host_events = eventsOf(host());
   const std::vector<std::pair<std::string, std::string>> haystacks = {
       {"the controller manager's log", fed().manager().log()},
       {"the webhook's log", webhook_->log()},
       {"kubefedctl's output", fed().kubefedctlOutput()},
-      {"the host's Events", eventsOf(host())},
+      {"kubefedctl plan's output with other credentials", other_credentials_output},
+      {"the host's Events", host_events},
       {"member1's Events", eventsOf(*clusters_.client("member1"))},
       {"member2's Events", eventsOf(*clusters_.client("member2"))}};
   // The search covers what it should: the runs were verbose and saw the objects involved.
-  EXPECT_NE(haystacks[3].second.find("\"credentials\""), std::string::npos)
+  EXPECT_NE(host_events.find("\"credentials\""), std::string::npos)
       << "no Event about the FederatedSecret";
   EXPECT_NE(fed().manager().log().find("cluster=wrong-ca"), std::string::npos);
   EXPECT_NE(webhook_->log().find("Admission review path=/validate-kubefedcluster"),

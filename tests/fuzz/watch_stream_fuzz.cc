@@ -135,7 +135,7 @@ void exercise(std::string_view bytes, std::uint8_t seed) {
   boost::system::error_code ec;
   http::read_header(stream, buffer, parser, ec);
   if (ec) return;
-  auto watch = makeJsonWatch(std::make_unique<ParsedBody>(stream, buffer, parser), std::nullopt);
+  auto watch = makeJsonWatch(std::make_unique<ParsedBody>(stream, buffer, parser));
   std::vector<WatchEvent> streamed;
   bool failed = false;
   while (true) {

@@ -326,6 +326,7 @@ TEST_F(StatusControllersTest, WorkloadStatusFollowsMemberDeploymentsAndNamesLagg
 
   // A member change that does not change what is reported costs a reconcile, not a write.
   const std::string version = objectResourceVersion(get(*host_, kFederatedDeployments, "web"));
+  ASSERT_FALSE(version.empty()) << "an unread version would equal an unread one below";
   const long reconciles = reconcileCount("workloadstatuscontroller");
   ResourceClient member_deployments(*members_["member1"], kDeployments, ns());
   ASSERT_TRUE(member_deployments.patch("web", PatchType::kMerge,

@@ -90,6 +90,8 @@ TEST(HelmInstallRaceTest, InstallsNeverRaceTheControllerManager) {
         << "the KubeFedConfig is not the release's: " << config.dump();
     EXPECT_TRUE(waitFor(everyManagerUsesItsConfig, std::chrono::seconds(60))) << controllerLogs();
     const std::string logs = controllerLogs();
+    // Every process prints its version line first: without it, no log was read at all.
+    EXPECT_NE(logs.find("KubeFed controller-manager version"), std::string::npos) << logs;
     EXPECT_EQ(logs.find("Created KubeFedConfig"), std::string::npos) << logs;
   }
 }

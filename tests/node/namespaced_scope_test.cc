@@ -38,6 +38,8 @@ TEST(NamespacedScopeTest, OnlyTheKubefedNamespaceIsFederatedAndValidated) {
       << "the controller touched an object outside its namespace: " << outside_object.dump();
 
   const std::string logs = controllerLogs();
+  // Every process prints its version line first: without it, no log was read at all.
+  EXPECT_NE(logs.find("KubeFed controller-manager version"), std::string::npos) << logs;
   EXPECT_EQ(logs.find("orbidden"), std::string::npos) << logs;
 
   EXPECT_TRUE(applyYaml("host", invalidCluster(outside.name()), &out))

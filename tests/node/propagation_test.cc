@@ -32,6 +32,8 @@ TEST(PropagationTest, NamespaceConfigMapAndDeploymentReachBothMembersWithOverrid
   // forbidden: User "<service account>" cannot ...` (other 403s, such as a write into a namespace
   // an earlier test is deleting, are not about permissions).
   const std::string logs = controllerLogs();
+  // Every process prints its version line first: without it, no log was read at all.
+  EXPECT_NE(logs.find("KubeFed controller-manager version"), std::string::npos) << logs;
   EXPECT_EQ(logs.find("forbidden: User"), std::string::npos) << logs;
 }
 

@@ -38,16 +38,14 @@ class ChunkedStream final : public ResponseStream {
 };
 
 TEST(JsonWatchTest, SplitsEventsAcrossAndWithinChunks) {
-  auto watch =
-      makeJsonWatch(std::make_unique<ChunkedStream>(std::deque<std::string>{
-                        R"({"type":"ADDED","object":{"metadata":{"name":"a"}}})"
-                        "\n"
-                        R"({"type":"MODIFIED","obj)",
-                        R"(ect":{"metadata":{"name":"a","resourceVersion":"2"}}})"
-                        "\n\n"
-                        R"({"type":"BOOKMARK","object":{"metadata":{"resourceVersion":"9"}}})"
-                        "\n"}),
-                    std::nullopt);
+  auto watch = makeJsonWatch(std::make_unique<ChunkedStream>(
+      std::deque<std::string>{R"({"type":"ADDED","object":{"metadata":{"name":"a"}}})"
+                              "\n"
+                              R"({"type":"MODIFIED","obj)",
+                              R"(ect":{"metadata":{"name":"a","resourceVersion":"2"}}})"
+                              "\n\n"
+                              R"({"type":"BOOKMARK","object":{"metadata":{"resourceVersion":"9"}}})"
+                              "\n"}));
   std::vector<WatchEventType> types;
   while (true) {
     auto event = watch->next();
@@ -92,10 +90,8 @@ std::string addedLine(const std::string& name) {
 
 // Verifies that consume() delivers every event of a stream at hand, in order, then a clean end.
 TEST(JsonWatchTest, ConsumeDeliversEveryEventThenACleanEnd) {
-  auto watch = makeJsonWatch(
-      std::make_unique<ChunkedStream>(std::deque<std::string>{
-          addedLine("a") + addedLine("b").substr(0, 9), addedLine("b").substr(9) + addedLine("c")}),
-      std::nullopt);
+  auto watch = makeJsonWatch(std::make_unique<ChunkedStream>(std::deque<std::string>{
+      addedLine("a") + addedLine("b").substr(0, 9), addedLine("b").substr(9) + addedLine("c")}));
   Consumed consumed;
   watch->consume(consumed.consumer());
   MutexLock lock(consumed.mu);
@@ -154,7 +150,7 @@ class LaterStream final : public ResponseStream {
 TEST(JsonWatchTest, ConsumeWaitsWithoutAThreadAndStopEndsItCleanly) {
   auto owned = std::make_unique<LaterStream>();
   LaterStream& stream = *owned;
-  auto watch = makeJsonWatch(std::move(owned), std::nullopt);
+  auto watch = makeJsonWatch(std::move(owned));
   Consumed consumed;
   watch->consume(consumed.consumer());
   ASSERT_TRUE(stream.waiting());
@@ -175,8 +171,7 @@ TEST(JsonWatchTest, ConsumeWaitsWithoutAThreadAndStopEndsItCleanly) {
 // Verifies that an undecodable line ends a consumed watch with the decoding error.
 TEST(JsonWatchTest, ConsumeEndsWithTheDecodingError) {
   auto watch = makeJsonWatch(
-      std::make_unique<ChunkedStream>(std::deque<std::string>{addedLine("a") + "not json\n"}),
-      std::nullopt);
+      std::make_unique<ChunkedStream>(std::deque<std::string>{addedLine("a") + "not json\n"}));
   Consumed consumed;
   watch->consume(consumed.consumer());
   MutexLock lock(consumed.mu);
@@ -188,8 +183,7 @@ TEST(JsonWatchTest, ConsumeEndsWithTheDecodingError) {
 
 TEST(JsonWatchTest, ReportsUndecodableEvent) {
   auto watch = makeJsonWatch(std::make_unique<ChunkedStream>(
-                                 std::deque<std::string>{"{\"type\":\"NOPE\",\"object\":{}}\n"}),
-                             std::nullopt);
+      std::deque<std::string>{"{\"type\":\"NOPE\",\"object\":{}}\n"}));
   auto event = watch->next();
   ASSERT_FALSE(event);
   EXPECT_EQ(event.error().reason, Reason::kBadResponse);
@@ -197,12 +191,41 @@ TEST(JsonWatchTest, ReportsUndecodableEvent) {
 
 TEST(JsonWatchTest, StopEndsTheStreamCleanly) {
   auto watch = makeJsonWatch(
-      std::make_unique<ChunkedStream>(std::deque<std::string>{"{\"type\":\"ADDED\"", "..."}),
-      std::nullopt);
+      std::make_unique<ChunkedStream>(std::deque<std::string>{"{\"type\":\"ADDED\"", "..."}));
   watch->stop();
   auto event = watch->next();
   ASSERT_TRUE(event);
   EXPECT_FALSE(event.value().has_value());
+}
+
+// The JSON parser takes a NUL byte for the end of its input (found by list_decoder_fuzz in the
+// list decoder): an event followed by a NUL and garbage decoded as if it were clean.
+TEST(JsonWatchTest, ALineWithANulByteIsNotAnEvent) {
+  const std::string line = std::string(R"({"type":"ADDED","object":{}})") + std::string("\0x", 2);
+  auto event = decodeWatchEvent(line);
+  ASSERT_FALSE(event);
+  EXPECT_EQ(event.error().reason, Reason::kBadResponse);
+}
+
+// Verifies that a line longer than the limit ends a consumed watch with an error naming the
+// source and the limit, after the events of the lines before it, even before its newline came.
+TEST(JsonWatchTest, ALineOverTheLimitEndsTheWatch) {
+  const std::string first = addedLine("a");
+  auto watch = makeJsonWatch(
+      std::make_unique<ChunkedStream>(std::deque<std::string>{first, std::string(200, ' ')}),
+      {.max_event_bytes = first.size() + 10, .source = "API server https://example:6443"});
+  Consumed consumed;
+  watch->consume(consumed.consumer());
+  MutexLock lock(consumed.mu);
+  EXPECT_EQ(consumed.names, (std::vector<std::string>{"a"}));
+  ASSERT_TRUE(consumed.end.has_value());
+  ASSERT_FALSE(*consumed.end);
+  EXPECT_EQ(consumed.end->error().reason, Reason::kBadResponse);
+  EXPECT_EQ(consumed.end->error().message,
+            "API server https://example:6443: a watch event line is longer than " +
+                std::to_string(first.size() + 10) +
+                " bytes, the limit on one event (max_watch_event_bytes); the server is broken or "
+                "hostile, or the limit is too low for its objects");
 }
 
 TEST(JsonWatchTest, DecodesErrorEventWithStatus) {

@@ -141,6 +141,20 @@ TEST(ListDecoderTest, ABodyThatIsNotAListIsAClearError) {
   }
 }
 
+// Found by list_decoder_fuzz: the JSON parser takes a NUL byte for the end of its input, so a
+// list followed by a NUL and garbage decoded as if the garbage were not there.
+TEST(ListDecoderTest, ANulByteAnywhereIsNotJson) {
+  const std::string list = R"({"kind": "ConfigMapList", "apiVersion": "v1", "items": []})";
+  for (const std::string& body :
+       {list + std::string("\0garbage", 8), std::string("\0", 1) + list}) {
+    const Decoded decoded = decodeEach(body);
+    ASSERT_FALSE(decoded.list);
+    EXPECT_EQ(decoded.list.error().reason, Reason::kBadResponse);
+    EXPECT_THAT(decoded.list.error().message, HasSubstr("NUL byte"))
+        << decoded.list.error().message;
+  }
+}
+
 TEST(ListDecoderTest, DecodeListCollectsTheItems) {
   auto list = decodeList(R"({"kind": "ConfigMapList", "apiVersion": "v1",
       "metadata": {"resourceVersion": "5"}, "items": [{"metadata": {"name": "a"}}]})");

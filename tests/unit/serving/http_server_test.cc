@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "federation/client/transport.h"
+#include "tests/support/fake_clock.h"
 
 namespace kf::serving {
 namespace {
@@ -210,6 +211,73 @@ TEST(HttpServerTest, BadAddressAndBusyPortFail) {
   ASSERT_FALSE(busy);
   EXPECT_EQ(busy.error().reason, Reason::kConnectionFailed);
   EXPECT_NE(busy.error().message.find(taken), std::string::npos) << busy.error().message;
+}
+
+// A port of 127.0.0.1 held by a listening socket of the test's, until release().
+class HeldPort {
+ public:
+  HeldPort() {
+    acceptor_.open(tcp::v4());
+    acceptor_.bind({asio::ip::make_address("127.0.0.1"), 0});
+    acceptor_.listen();
+    port_ = acceptor_.local_endpoint().port();
+  }
+  std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
+  int port() const { return port_; }
+  void release() { acceptor_.close(); }
+
+ private:
+  asio::io_context io_;
+  tcp::acceptor acceptor_{io_};
+  int port_ = 0;
+};
+
+// Verifies that a bind that finds the address in use is tried again, on the injected clock,
+// and succeeds once the holder released the address: the server then serves on it.
+TEST(HttpServerTest, AnAddressInUseIsTriedAgainUntilItIsReleased) {
+  HeldPort held;
+  test::FakeClock clock;
+  const BindRetry retry{.clock = &clock,
+                        .interval = std::chrono::milliseconds(250),
+                        .timeout = std::chrono::seconds(5)};
+  auto starting = std::async(std::launch::async, [&] {
+    return HttpServer::start(held.address(), {{"/a", reply(200, "x")}}, {.bind_retry = retry});
+  });
+  // The first attempt failed: the retry waits on the clock.
+  ASSERT_TRUE(clock.waitUntilPending()) << "no retry was scheduled";
+  held.release();
+  clock.advance(retry.interval);
+  ASSERT_EQ(starting.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+  auto server = starting.get();
+  ASSERT_TRUE(server) << server.error().describe();
+  EXPECT_EQ(server.value()->port(), held.port());
+  auto response = get(server.value()->port(), "/a");
+  ASSERT_TRUE(response) << response.error().describe();
+  EXPECT_EQ(response.value().body, "x");
+}
+
+// Verifies that the retry gives up once its timeout has passed, saying for how long it tried.
+TEST(HttpServerTest, AnAddressStillInUseAfterTheRetryTimeoutFails) {
+  HeldPort held;
+  test::FakeClock clock;
+  const BindRetry retry{.clock = &clock,
+                        .interval = std::chrono::milliseconds(250),
+                        .timeout = std::chrono::seconds(1)};
+  auto starting = std::async(std::launch::async, [&] {
+    return HttpServer::start(held.address(), {}, {.bind_retry = retry});
+  });
+  // Attempts at 0, 250, 500 and 750 ms, each followed by a wait; the last at 1 s gives up.
+  for (int wait = 0; wait < 4; ++wait) {
+    ASSERT_TRUE(clock.advanceWhenPending(retry.interval)) << "wait " << wait;
+  }
+  ASSERT_EQ(starting.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+  auto failed = starting.get();
+  ASSERT_FALSE(failed);
+  EXPECT_EQ(failed.error().reason, Reason::kConnectionFailed);
+  EXPECT_EQ(failed.error().message,
+            "cannot listen on \"" + held.address() +
+                "\": Address already in use for 1s (another process listens there; stop it or "
+                "choose another port)");
 }
 
 // Verifies one connection serves several requests (keep-alive), and HEAD gets no body.
