@@ -29,7 +29,8 @@ class DifferingFieldsTest : public ::testing::TestWithParam<DiffCase> {};
 // Verifies which paths are reported for each case of the table.
 TEST_P(DifferingFieldsTest, ReportsThePathsTheTemplateSetsAndTheMemberChanged) {
   const DiffCase& c = GetParam();
-  EXPECT_EQ(paths(differingFields(parsed(c.desired.c_str()), parsed(c.live.c_str()), c.ignored)), c.expected);
+  EXPECT_EQ(paths(differingFields(parsed(c.desired.c_str()), parsed(c.live.c_str()), c.ignored)),
+            c.expected);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -106,7 +107,7 @@ INSTANTIATE_TEST_SUITE_P(
                  R"({"data": {"a/b~c": "2"}})",
                  {},
                  {"/data/a~1b~0c"}}),
-    [](const auto& info) { return info.param.name; });
+    [](const auto& caseInfo) { return caseInfo.param.name; });
 
 // Verifies that a difference carries both values, and an absent member value as nullopt.
 TEST(FieldDiffTest, ADifferenceCarriesBothValues) {
