@@ -69,13 +69,17 @@ Result<core::ApiResource> statusTypeOf(const TypeResources& type) {
   return *type.ftc.spec.status_type;
 }
 
-InformerKey statusObjectsKey(const GroupVersionResource& resource,
-                             const ControlPlaneConfig& config) {
-  return {.cluster = "",
-          .resource = resource,
-          .namespace_name = resource.namespaced ? config.target_namespace : "",
-          .label_selector = "",
-          .field_selector = ""};
+// The type's status objects on the host.
+Result<std::unique_ptr<InformerSource>> leaseStatusObjects(const core::ApiResource& status_type,
+                                                           const StatusControllerDeps& deps) {
+  const GroupVersionResource resource = resourceOf(status_type);
+  return InformerSource::lease(
+      deps.host_informers,
+      {.cluster = "",
+       .resource = resource,
+       .namespace_name = resource.namespaced ? deps.config.target_namespace : "",
+       .label_selector = "",
+       .field_selector = ""});
 }
 
 }  // namespace
@@ -85,9 +89,7 @@ Result<ControllerPtr> serviceStatusController(const core::FederatedTypeConfig& f
   TypeResources type = typeResourcesOf(ftc, deps.config);
   KF_TRY(status_type, statusTypeOf(type));
   KF_TRY(sources, leaseTypeSources(type, deps));
-  KF_TRY(status_objects,
-         InformerSource::lease(deps.host_informers,
-                               statusObjectsKey(resourceOf(status_type), deps.config)));
+  KF_TRY(status_objects, leaseStatusObjects(status_type, deps));
   const InformerSource& federated = *sources.federated;
   auto reconciler = std::make_unique<ServiceStatusReconciler>(type, status_type, deps, federated,
                                                               *status_objects, *sources.members);

@@ -24,12 +24,7 @@ Result<ControllerPtr> rspController(const RspControllerDeps& deps,
                                                  .namespace_name = deps.config.target_namespace}));
   const InformerSource& cached = *rsps;
   auto reconciler = std::make_unique<RspReconciler>(RspReconcilerDeps{
-      .rsps = cached.store(),
-      .clusters = deps.clusters,
-      .types = [&plugins](const std::string& kind) { return plugins.forKind(kind); },
-      .host = *deps.host,
-      .events = deps.events,
-      .clock = deps.clock});
+      cached.store(), deps.clusters, plugins.lookup(), *deps.host, deps.events, deps.clock});
   return ControllerBuilder(kRspWorkerName, deps.clock)
       .watches(std::move(rsps), enqueueObject())
       .watches(std::make_unique<ClusterAvailabilitySource>(deps.clusters, deps.clock, deps.config),

@@ -78,4 +78,8 @@ ScheduledTypePtr SchedulingPlugins::forKind(const std::string& federated_kind) c
   return nullptr;
 }
 
+ScheduledTypeLookup SchedulingPlugins::lookup() const {
+  return [this](const std::string& federated_kind) { return forKind(federated_kind); };
+}
+
 }  // namespace kf::scheduling

@@ -39,6 +39,8 @@ class SchedulingPlugins {
   std::vector<std::string> names() const KF_EXCLUDES(mu_);
   // The plugin scheduling RSPs whose spec.targetKind is `federated_kind`; null when none runs.
   ScheduledTypePtr forKind(const std::string& federated_kind) const KF_EXCLUDES(mu_);
+  // forKind() as the RSP reconciler looks types up; valid while this lives.
+  ScheduledTypeLookup lookup() const;
 
  private:
   SchedulingPluginDeps deps_;

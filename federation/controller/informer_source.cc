@@ -4,18 +4,25 @@
 
 namespace kf {
 
-InformerSource::InformerSource(SharedInformer& informer, std::unique_ptr<SharedInformer> owned,
+// The informer is taken from the parameters only once they are members: the order in which a
+// call's arguments are evaluated is unspecified, so `*owned` beside `std::move(owned)` could
+// read a moved-from pointer.
+InformerSource::InformerSource(SharedInformer* borrowed, std::unique_ptr<SharedInformer> owned,
                                InformerLease lease)
-    : owned_(std::move(owned)), lease_(std::move(lease)), informer_(informer) {}
+    : owned_(std::move(owned)),
+      lease_(std::move(lease)),
+      informer_(borrowed != nullptr ? *borrowed
+                : owned_            ? *owned_
+                                    : lease_.informer()) {}
 
 InformerSource::InformerSource(SharedInformer& informer)
-    : InformerSource(informer, nullptr, InformerLease()) {}
+    : InformerSource(&informer, nullptr, InformerLease()) {}
 
 InformerSource::InformerSource(std::unique_ptr<SharedInformer> informer)
-    : InformerSource(*informer, std::move(informer), InformerLease()) {}
+    : InformerSource(nullptr, std::move(informer), InformerLease()) {}
 
 InformerSource::InformerSource(InformerLease lease)
-    : InformerSource(lease.informer(), nullptr, std::move(lease)) {}
+    : InformerSource(nullptr, nullptr, std::move(lease)) {}
 
 Result<std::unique_ptr<InformerSource>> InformerSource::lease(InformerManager& informers,
                                                               const InformerKey& key) {

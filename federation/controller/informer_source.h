@@ -43,7 +43,8 @@ class InformerSource final : public Source {
   std::vector<std::string> keys() const { return informer_.store().listKeys(); }
 
  private:
-  InformerSource(SharedInformer& informer, std::unique_ptr<SharedInformer> owned,
+  // Exactly one of the three holds the informer.
+  InformerSource(SharedInformer* borrowed, std::unique_ptr<SharedInformer> owned,
                  InformerLease lease);
 
   std::unique_ptr<SharedInformer> owned_;

@@ -58,7 +58,6 @@ Result<ControllerPtr> syncController(const core::FederatedTypeConfig& ftc,
   auto reconciler =
       std::make_unique<SyncReconciler>(type, deps, std::move(host_informers), *members);
   const HostInformers& host = reconciler->host();
-  const ControlPlaneConfig& config = deps.config;
   spdlog::info("Starting sync controller for {}", type.federated_type.kind);
   return ControllerBuilder(toLower(type.federated_type.kind), deps.clock)
       .watches(host.federatedSource(),
@@ -66,11 +65,11 @@ Result<ControllerPtr> syncController(const core::FederatedTypeConfig& ftc,
       .watches(host.namespacesSource(), enqueueMapped(namespaceName))
       .watches(host.federatedNamespacesSource(), enqueueMapped(host.federatedKeysInNamespaceOf()))
       .watches(std::move(members), enqueueObject(deps.retry_delay))
-      .watches(std::make_unique<ClusterAvailabilitySource>(deps.clusters, deps.clock, config),
+      .watches(std::make_unique<ClusterAvailabilitySource>(deps.clusters, deps.clock, deps.config),
                enqueueAll([&host] { return host.federatedKeys(); }, deps.small_delay))
-      .concurrency(config.sync_max_concurrent_reconciles)
-      .delays(deps.retry_delay, config.cluster_available_delay)
-      .backoff(config.sync_initial_backoff, config.sync_max_backoff)
+      .concurrency(deps.config.sync_max_concurrent_reconciles)
+      .delays(deps.retry_delay, deps.config.cluster_available_delay)
+      .backoff(deps.config.sync_initial_backoff, deps.config.sync_max_backoff)
       .complete(std::move(reconciler));
 }
 
