@@ -2,158 +2,106 @@
 
 #include <spdlog/spdlog.h>
 
-#include <atomic>
 #include <utility>
 #include <vector>
 
+#include "apis/meta/ascii.h"
 #include "federation/client/resource_client.h"
-#include "federation/cluster/availability_trigger.h"
-#include "federation/controller/builder.h"
-#include "federation/controller/member_informers.h"
-#include "status/service_status.h"
-#include "status/type_resources.h"
+#include "federation/controller/cluster_availability_source.h"
 
 namespace kf::status {
 
-struct ServiceStatusController::Parts {
-  Parts(TypeResources type_in, core::ApiResource status_type_in, StatusControllerDeps deps_in)
-      : type(std::move(type_in)),
-        status_type(std::move(status_type_in)),
-        status_resource(resourceOf(status_type)),
-        deps(std::move(deps_in)) {}
-  ~Parts() { stop(); }
-  Parts(const Parts&) = delete;
-  Parts& operator=(const Parts&) = delete;
+ServiceStatusReconciler::ServiceStatusReconciler(TypeResources type, core::ApiResource status_type,
+                                                 StatusControllerDeps deps,
+                                                 const InformerSource& federated,
+                                                 const InformerSource& status_objects,
+                                                 const MemberInformers& members)
+    : type_(std::move(type)),
+      status_type_(std::move(status_type)),
+      status_resource_(resourceOf(status_type_)),
+      deps_(std::move(deps)),
+      federated_(federated),
+      status_objects_(status_objects),
+      members_(members) {}
 
-  bool synced() const {
-    return federated->hasSynced() && status_objects->hasSynced() && members->synced();
+ReconcileResult ServiceStatusReconciler::reconcile(const std::string& key) {
+  if (!federated_.synced() || !status_objects_.synced() || !members_.synced()) {
+    return ReconcileStatus::kNotSynced;
   }
-
-  ReconcileResult reconcile(const std::string& key) {
-    if (!synced()) return ReconcileStatus::kNotSynced;
-    const ObjectPtr federated_object = federated->store().get(key);
-    // Gone or going: garbage collection removes the status object with its owner.
-    if (!federated_object || hasDeletionTimestamp(*federated_object)) {
-      return ReconcileStatus::kOk;
-    }
-    std::vector<MemberObject> ready_members;
-    for (const ClusterSnapshot& cluster : deps.clusters.clusters()) {
-      if (!cluster.ready) continue;
-      Result<ObjectPtr> cached = members->cached(cluster.name, key);
-      if (!cached) {
-        ApiError error = cached.error();
-        error.message = "reading " + type.ftc.spec.target_type.kind + " \"" + key +
-                        "\" of cluster \"" + cluster.name + "\": " + error.message;
-        return error;
-      }
-      ready_members.push_back({cluster.name, std::move(cached).value()});
-    }
-    const ObjectPtr existing = status_objects->store().get(key);
-    StatusObjectPlan plan = planStatusObject(*federated_object, status_type, existing.get(),
-                                             clusterStatusOf(std::move(ready_members)));
-    return write(key, plan, objectNamespace(*federated_object));
-  }
-
-  ReconcileResult write(const std::string& key, const StatusObjectPlan& plan,
-                        const std::string& ns) {
-    if (plan.write == StatusObjectWrite::kNone) return ReconcileStatus::kOk;
-    ResourceClient objects(*deps.host, status_resource, ns);
-    const bool create = plan.write == StatusObjectWrite::kCreate;
-    Result<Json> written = create ? objects.create(plan.object) : objects.update(plan.object);
-    if (!written) {
-      // KubeFed looks again after the retry delay instead of backing off.
-      spdlog::error("Failed to {} status object for federated type {} \"{}\": {}",
-                    create ? "create" : "update", status_type.kind, key,
-                    written.error().describe());
-      return ReconcileStatus::kNeedsRecheck;
-    }
-    spdlog::debug("{} {} \"{}\"", create ? "Created" : "Updated", status_type.kind, key);
+  const ObjectPtr federated_object = federated_.store().get(key);
+  // Gone or going: garbage collection removes the status object with its owner.
+  if (!federated_object || hasDeletionTimestamp(*federated_object)) {
     return ReconcileStatus::kOk;
   }
-
-  void enqueueAll() {
-    for (const std::string& key : federated->store().listKeys()) {
-      controller->enqueueAfter(key, deps.small_delay);
-    }
-  }
-
-  void stop() {
-    if (stopped.exchange(true)) return;
-    // Event sources first, then the workers, then what the reconciles read.
-    if (cluster_trigger) cluster_trigger->stop();
-    if (controller) controller->stop();
-    if (members) members->stop();
-    status_objects.release();
-    federated.release();
-    spdlog::info("Stopped status controller for \"{}\"", type.ftc.spec.federated_type.kind);
-  }
-
-  const TypeResources type;
-  const core::ApiResource status_type;
-  const GroupVersionResource status_resource;
-  StatusControllerDeps deps;
-  InformerLease federated;
-  InformerLease status_objects;
-  std::unique_ptr<MemberInformers> members;
-  ControllerPtr controller;
-  std::unique_ptr<ClusterAvailabilityTrigger> cluster_trigger;
-  std::atomic<bool> stopped{false};
-};
-
-ServiceStatusController::ServiceStatusController(std::unique_ptr<Parts> parts)
-    : parts_(std::move(parts)) {}
-
-ServiceStatusController::~ServiceStatusController() { stop(); }
-
-void ServiceStatusController::stop() {
-  if (parts_) parts_->stop();
+  KF_TRY(ready, readyMemberObjects(type_, members_, deps_.clusters, key));
+  std::vector<MemberObject> ready_members;
+  for (auto& [cluster, object] : ready) ready_members.push_back({cluster, std::move(object)});
+  const ObjectPtr existing = status_objects_.store().get(key);
+  StatusObjectPlan plan = planStatusObject(*federated_object, status_type_, existing.get(),
+                                           clusterStatusOf(std::move(ready_members)));
+  return write(key, plan, objectNamespace(*federated_object));
 }
 
-Result<std::unique_ptr<ServiceStatusController>> ServiceStatusController::start(
-    const core::FederatedTypeConfig& ftc, StatusControllerDeps deps) {
-  TypeResources type = typeResourcesOf(ftc, deps.config);
+ReconcileResult ServiceStatusReconciler::write(const std::string& key, const StatusObjectPlan& plan,
+                                               const std::string& ns) {
+  if (plan.write == StatusObjectWrite::kNone) return ReconcileStatus::kOk;
+  ResourceClient objects(*deps_.host, status_resource_, ns);
+  const bool create = plan.write == StatusObjectWrite::kCreate;
+  Result<Json> written = create ? objects.create(plan.object) : objects.update(plan.object);
+  if (!written) {
+    // KubeFed looks again after the retry delay instead of backing off.
+    spdlog::error("Failed to {} status object for federated type {} \"{}\": {}",
+                  create ? "create" : "update", status_type_.kind, key, written.error().describe());
+    return ReconcileStatus::kNeedsRecheck;
+  }
+  spdlog::debug("{} {} \"{}\"", create ? "Created" : "Updated", status_type_.kind, key);
+  return ReconcileStatus::kOk;
+}
+
+namespace {
+
+Result<core::ApiResource> statusTypeOf(const TypeResources& type) {
   if (!type.ftc.spec.status_type) {
     return makeError(Reason::kInvalid, "Status collection is not supported for \"" +
                                            type.ftc.spec.federated_type.kind +
                                            "\": its FederatedTypeConfig has no statusType");
   }
-  core::ApiResource status_type = *type.ftc.spec.status_type;
-  auto parts = std::make_unique<Parts>(std::move(type), std::move(status_type), std::move(deps));
-  Parts& p = *parts;
-  const ControlPlaneConfig& config = p.deps.config;
+  return *type.ftc.spec.status_type;
+}
 
-  KF_TRY(federated, p.deps.host_informers.acquire(p.type.federated_key));
-  p.federated = std::move(federated);
-  KF_TRY(status_objects,
-         p.deps.host_informers.acquire(InformerKey{
-             .cluster = "",
-             .resource = p.status_resource,
-             .namespace_name = p.status_resource.namespaced ? config.target_namespace : "",
-             .label_selector = "",
-             .field_selector = ""}));
-  p.status_objects = std::move(status_objects);
+// The type's status objects on the host.
+Result<std::unique_ptr<InformerSource>> leaseStatusObjects(const core::ApiResource& status_type,
+                                                           const StatusControllerDeps& deps) {
+  const GroupVersionResource resource = resourceOf(status_type);
+  return InformerSource::lease(
+      deps.host_informers,
+      {.cluster = "",
+       .resource = resource,
+       .namespace_name = resource.namespaced ? deps.config.target_namespace : "",
+       .label_selector = "",
+       .field_selector = ""});
+}
 
-  p.controller = ControllerBuilder(lowerAscii(p.status_type.kind), p.deps.clock)
-                     .watches(p.federated.informer())
-                     .watches(p.status_objects.informer())
-                     .concurrency(config.status_max_concurrent_reconciles)
-                     .delays(p.deps.retry_delay, config.cluster_available_delay)
-                     .reconcileMetric("statuscontroller")
-                     .complete(std::make_unique<ReconcilerFunc>(
-                         [&p](const std::string& key) { return p.reconcile(key); }));
-  p.members = std::make_unique<MemberInformers>(
-      MemberInformersOptions{.target = p.type.target, .target_namespace = p.type.member_namespace},
-      p.deps.member_informers, p.deps.clusters, p.deps.clock,
-      [&p](const std::string& key) { p.controller->enqueueAfter(key, p.deps.retry_delay); });
-  p.cluster_trigger = std::make_unique<ClusterAvailabilityTrigger>(
-      p.deps.clusters, p.deps.clock, config.cluster_available_delay,
-      config.cluster_unavailable_delay, [&p] { p.enqueueAll(); });
+}  // namespace
 
-  p.members->start();
-  KF_TRYV(p.controller->start());
-  p.cluster_trigger->start();
-  spdlog::info("Starting status controller for \"{}\"", p.type.ftc.spec.federated_type.kind);
-  return std::unique_ptr<ServiceStatusController>(new ServiceStatusController(std::move(parts)));
+Result<ControllerPtr> serviceStatusController(const core::FederatedTypeConfig& ftc,
+                                              StatusControllerDeps deps) {
+  TypeResources type = typeResourcesOf(ftc, deps.config);
+  KF_TRY(status_type, statusTypeOf(type));
+  KF_TRY(sources, leaseTypeSources(type, deps));
+  KF_TRY(status_objects, leaseStatusObjects(status_type, deps));
+  const InformerSource& federated = *sources.federated;
+  auto reconciler = std::make_unique<ServiceStatusReconciler>(type, status_type, deps, federated,
+                                                              *status_objects, *sources.members);
+  spdlog::info("Starting status controller for \"{}\"", type.ftc.spec.federated_type.kind);
+  return statusControllerBuilder(toLower(status_type.kind), deps)
+      .watches(std::move(sources.federated), enqueueObject())
+      .watches(std::move(status_objects), enqueueObject())
+      .watches(std::move(sources.members), enqueueObject(deps.retry_delay))
+      .watches(std::make_unique<ClusterAvailabilitySource>(deps.clusters, deps.clock, deps.config),
+               enqueueAll([&federated] { return federated.keys(); }, deps.small_delay))
+      .reconcileMetric("statuscontroller")
+      .complete(std::move(reconciler));
 }
 
 }  // namespace kf::status

@@ -9,6 +9,7 @@
 #include "federation/controller/control_plane_config.h"
 #include "federation/informer/informer_manager.h"
 #include "federation/runtime/clock.h"
+#include "federation/runtime/task_pool.h"
 
 namespace kf::status {
 
@@ -28,6 +29,8 @@ struct StatusControllerDeps {
   // How long after a member workload's status changed the workload status is recomputed: a
   // rollout changes it many times a second; one write covers them.
   Duration workload_delay = std::chrono::seconds(1);
+  // Where the member informer leases run; null: memberIoPool().
+  TaskPool* member_io = nullptr;
 };
 
 }  // namespace kf::status

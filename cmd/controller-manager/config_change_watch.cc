@@ -57,11 +57,13 @@ struct ConfigChangeWatch::State {
 
 ConfigChangeWatch::ConfigChangeWatch(RestClient& host, const std::string& ns,
                                      core::KubeFedConfig running, std::stop_source stop,
-                                     Clock& clock)
+                                     Clock& clock, TaskPools pools)
     : state_(std::make_shared<State>()),
       informer_(makeListerWatcher(host, kKubeFedConfigs, ns, "",
                                   std::string("metadata.name=") + kKubeFedConfigName),
-                clock) {
+                clock,
+                SharedInformerOptions{.reflector = {.pool = pools.member_io},
+                                      .dispatch = pools.dispatch}) {
   state_->running = std::move(running);
   state_->stop = std::move(stop);
   state_->name = ns + "/" + kKubeFedConfigName;

@@ -12,6 +12,7 @@
 #include "federation/client/rest_client.h"
 #include "federation/informer/shared_informer.h"
 #include "federation/runtime/clock.h"
+#include "federation/runtime/task_pool.h"
 
 namespace kf::manager {
 
@@ -22,9 +23,10 @@ bool specChanged(const core::KubeFedConfig& running, const Json& stored);
 
 class ConfigChangeWatch {
  public:
-  // Watches `ns`/kubefed through `host` from now on; requests `stop` on the first change.
+  // Watches `ns`/kubefed through `host` from now on, on `pools`; requests `stop` on the first
+  // change.
   ConfigChangeWatch(RestClient& host, const std::string& ns, core::KubeFedConfig running,
-                    std::stop_source stop, Clock& clock);
+                    std::stop_source stop, Clock& clock, TaskPools pools);
   ~ConfigChangeWatch();
   ConfigChangeWatch(const ConfigChangeWatch&) = delete;
   ConfigChangeWatch& operator=(const ConfigChangeWatch&) = delete;

@@ -23,6 +23,7 @@
 #include "federation/election/leader_elector.h"
 #include "federation/election/lock_types.h"
 #include "federation/events/api_event_recorder.h"
+#include "federation/runtime/task_pool.h"
 
 namespace kf::manager {
 namespace {
@@ -73,9 +74,10 @@ void reportInvalidConfig(RestClient& host, const std::string& ns, const std::str
 
 // Runs the controllers (while leading, with `election`) until `stop`; the process's exit code.
 int runControllers(const ControlPlaneConfig& config, const std::shared_ptr<RestClient>& host,
-                   std::optional<LeaderElectionConfig> election, const std::stop_token& stop) {
+                   TaskPools pools, std::optional<LeaderElectionConfig> election,
+                   const std::stop_token& stop) {
   Manager manager(std::move(election), realClock());
-  ControllerManager controllers(config, host, realClock());
+  ControllerManager controllers(config, host, realClock(), pools);
   controllers.addTo(manager);
   auto exit = manager.run(stop);
   if (!exit) {
@@ -91,7 +93,7 @@ int runControllers(const ControlPlaneConfig& config, const std::shared_ptr<RestC
 }
 
 int runWithLeaderElection(const ControlPlaneConfig& config, const std::shared_ptr<RestClient>& host,
-                          const std::stop_token& stop) {
+                          TaskPools pools, const std::stop_token& stop) {
   LeaderElectionConfig election;
   election.identity = makeLeaderIdentity();
   auto lock = makeResourceLock(config.resource_lock, *host, config.kubefed_namespace,
@@ -110,7 +112,7 @@ int runWithLeaderElection(const ControlPlaneConfig& config, const std::shared_pt
   }
   spdlog::info("Leader election identity: {}", election.identity);
   spdlog::info("Leader election lock: {} {}", config.resource_lock, lock.value()->describe());
-  return runControllers(config, host, std::move(election), stop);
+  return runControllers(config, host, pools, std::move(election), stop);
 }
 
 }  // namespace
@@ -167,15 +169,23 @@ int runControllerManager(const std::vector<std::string>& args) {
   if (!host_client) return fatal(host_client.error().message);
   std::shared_ptr<RestClient> host = std::move(host_client).value();
 
+  // The pools every informer and controller shares (federation/runtime/task_pool.h), made here
+  // once; declared before what uses them, so they go after it.
+  TaskPool member_io(kMemberIoThreads, "member-io");
+  TaskPool dispatch(kDispatchThreads, "dispatch");
+  const TaskPools pools{.member_io = &member_io, .dispatch = &dispatch};
+
   // Configured: ready to lead or to stand by.
   ready.set(true);
   // Standby replicas watch too: one that started with an old config would lead with it.
   std::optional<ConfigChangeWatch> config_watch;
   if (options.kubefed_config.empty()) {
-    config_watch.emplace(*host, ns.value(), kubefed_config.value(), stop, realClock());
+    config_watch.emplace(*host, ns.value(), kubefed_config.value(), stop, realClock(), pools);
   }
-  if (options.leader_elect) return runWithLeaderElection(config.value(), host, stop.get_token());
-  return runControllers(config.value(), host, std::nullopt, stop.get_token());
+  if (options.leader_elect) {
+    return runWithLeaderElection(config.value(), host, pools, stop.get_token());
+  }
+  return runControllers(config.value(), host, pools, std::nullopt, stop.get_token());
 }
 
 }  // namespace kf::manager

@@ -123,15 +123,16 @@ Status FtcReconciler::applyStartOrRestart(ControllerChange change, TypeControlle
     stopController(kind, subject);
   }
   spdlog::info("Starting {} controller ftc={}", kind_name, subject.name);
-  auto started = kind == TypeControllerKind::kSync ? deps_.factory.startSync(*observed.ftc)
-                                                   : deps_.factory.startStatus(*observed.ftc);
+  auto built = kind == TypeControllerKind::kSync ? deps_.factory.syncController(*observed.ftc)
+                                                 : deps_.factory.statusController(*observed.ftc);
+  const Status started = built ? built.value()->start() : Status(built.error());
   if (!started) {
     const std::string message = "Failed to start " + kind_name + " controller for " +
                                 inQuotes(subject.label) + ": " + started.error().message;
     event(subject, EventType::kWarning, kReasonStartFailed, message);
     return makeError(started.error().reason, message);
   }
-  deps_.running.add(subject.name, kind, std::move(started).value(),
+  deps_.running.add(subject.name, kind, std::move(built).value(),
                     observed.ftc->header.generation());
   event(subject, EventType::kNormal, kReasonStarted,
         "Started " + kind_name + " controller for " + inQuotes(subject.label));

@@ -1,5 +1,7 @@
 #include "controllers/federatedtypeconfig/running_controllers.h"
 
+#include <spdlog/spdlog.h>
+
 #include <utility>
 
 namespace kf {
@@ -23,16 +25,24 @@ std::optional<std::int64_t> RunningControllers::startedGeneration(const std::str
   return it->second.generation;
 }
 
+void RunningControllers::stopEntry(const Key& key, Entry& entry) {
+  if (!entry.controller) return;
+  entry.controller->stop();
+  entry.controller.reset();
+  spdlog::info("Stopped {} controller for \"{}\"", typeControllerKindName(key.second), key.first);
+}
+
 void RunningControllers::add(const std::string& ftc_name, TypeControllerKind kind,
-                             std::unique_ptr<TypeController> controller, std::int64_t generation) {
+                             RunnablePtr controller, std::int64_t generation) {
   if (!controller) return;
+  spdlog::info("Started {} controller for \"{}\"", typeControllerKindName(kind), ftc_name);
+  const Key key{ftc_name, kind};
   Entry replaced;
   {
     MutexLock lock(mu_);
-    replaced =
-        std::exchange(controllers_[{ftc_name, kind}], Entry{std::move(controller), generation});
+    replaced = std::exchange(controllers_[key], Entry{std::move(controller), generation});
   }
-  if (replaced.controller) replaced.controller->stop();
+  stopEntry(key, replaced);
 }
 
 bool RunningControllers::stop(const std::string& ftc_name, TypeControllerKind kind) {
@@ -44,7 +54,7 @@ bool RunningControllers::stop(const std::string& ftc_name, TypeControllerKind ki
     stopped = std::move(it->second);
     controllers_.erase(it);
   }
-  stopped.controller->stop();
+  stopEntry({ftc_name, kind}, stopped);
   return true;
 }
 
@@ -54,7 +64,7 @@ void RunningControllers::stopAll() {
     MutexLock lock(mu_);
     controllers.swap(controllers_);
   }
-  for (auto& [key, entry] : controllers) entry.controller->stop();
+  for (auto& [key, entry] : controllers) stopEntry(key, entry);
 }
 
 std::vector<std::string> RunningControllers::names(TypeControllerKind kind) const {

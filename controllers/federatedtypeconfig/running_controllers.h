@@ -1,7 +1,8 @@
 #pragma once
 // The per-type controllers the FTC reconciler has started, by FTC name: at most one sync and one
 // status controller each. Thread-safe; stopping joins the controller outside the lock, so
-// readers (tests, health checks) are never blocked by a controller shutting down.
+// readers (tests, health checks) are never blocked by a controller shutting down. Logs each
+// controller it takes and each it stops ("Started sync controller for \"configmaps\"").
 
 #include <cstdint>
 #include <map>
@@ -10,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "controllers/federatedtypeconfig/type_controllers.h"
+#include "federation/controller/runnable.h"
 #include "federation/runtime/thread_annotations.h"
 
 namespace kf {
@@ -33,10 +34,9 @@ class RunningControllers {
   std::optional<std::int64_t> startedGeneration(const std::string& ftc_name,
                                                 TypeControllerKind kind) const KF_EXCLUDES(mu_);
   // Takes ownership of a controller started from generation `generation` of the FTC; one
-  // already registered for the same FTC and kind is stopped first.
-  void add(const std::string& ftc_name, TypeControllerKind kind,
-           std::unique_ptr<TypeController> controller, std::int64_t generation = 0)
-      KF_EXCLUDES(mu_);
+  // already registered for the same FTC and kind is stopped.
+  void add(const std::string& ftc_name, TypeControllerKind kind, RunnablePtr controller,
+           std::int64_t generation = 0) KF_EXCLUDES(mu_);
   // Stops (and joins) the controller; false when none was running.
   bool stop(const std::string& ftc_name, TypeControllerKind kind) KF_EXCLUDES(mu_);
   // Stops every controller, one after the other.
@@ -47,9 +47,11 @@ class RunningControllers {
  private:
   using Key = std::pair<std::string, TypeControllerKind>;
   struct Entry {
-    std::unique_ptr<TypeController> controller;
+    RunnablePtr controller;
     std::int64_t generation = 0;
   };
+  // Stops and drops the entry's controller, if it has one, and logs it.
+  static void stopEntry(const Key& key, Entry& entry);
 
   mutable Mutex mu_;
   std::map<Key, Entry> controllers_ KF_GUARDED_BY(mu_);

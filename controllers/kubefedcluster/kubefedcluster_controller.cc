@@ -7,6 +7,7 @@
 #include "apis/meta/qualified_name.h"
 #include "federation/client/resource_client.h"
 #include "federation/controller/builder.h"
+#include "federation/controller/informer_source.h"
 #include "federation/metrics/kubefed_metrics.h"
 
 namespace kf {
@@ -105,12 +106,12 @@ ReconcileResult KubeFedClusterReconciler::reconcile(const std::string& key) {
   const MemberPtr member = ensureMember(cluster.value(), object);
   publish(object, member);
   if (member == nullptr) {
-    return ReconcileStatus::kNeedsRecheck;  // tried again (and reported again) next period
+    return ReconcileStatus::requeueAfter(options_.period);  // tried (and reported) again
   }
   const auto effective = probeAndSmooth(name.name, *member, *object);
   reportTransition(*object, effective, *member);
   if (ObjectPtr written = writeStatusIfChanged(object, effective)) publish(written, member);
-  return ReconcileStatus::kNeedsRecheck;
+  return ReconcileStatus::requeueAfter(options_.period);
 }
 
 void KubeFedClusterReconciler::forget(const std::string& name) {
@@ -230,33 +231,29 @@ KubeFedClusterController::KubeFedClusterController(KubeFedClusterControllerOptio
                                                    RestClient& host, ClusterRegistry& registry,
                                                    EventRecorder& events, Clock& clock,
                                                    MemberClientFactory client_factory)
-    : namespace_(options.kubefed_namespace),
-      informer_(makeListerWatcher(host, kKubeFedClusters, namespace_, "", ""), clock,
-                SharedInformerOptions{.reflector = {.name = namespace_ + "/kubefedclusters"}}) {
-  const Duration period = options.period;
+    : namespace_(options.kubefed_namespace) {
+  auto clusters = std::make_unique<InformerSource>(std::make_unique<SharedInformer>(
+      makeListerWatcher(host, kKubeFedClusters, namespace_, "", ""), clock,
+      SharedInformerOptions{
+          .reflector = {.name = namespace_ + "/kubefedclusters", .pool = options.member_io},
+          .dispatch = options.dispatch}));
   const int workers = options.workers;
-  controller_ =
-      ControllerBuilder("kubefedcluster", clock)
-          .watches(informer_, keyOfObject, {.update_filter = clientInputsChanged})
-          .concurrency(workers)
-          .delays(period, period)
-          .complete(std::make_unique<KubeFedClusterReconciler>(
-              std::move(options), KubeFedClusterDeps{informer_.store(), host, registry, events,
-                                                     clock, std::move(client_factory)}));
+  KubeFedClusterDeps deps{clusters->store(),        host, registry, events, clock,
+                          std::move(client_factory)};
+  controller_ = ControllerBuilder("kubefedcluster", clock)
+                    .watches(std::move(clusters), enqueueObject().updatesWhen(clientInputsChanged))
+                    .concurrency(workers)
+                    .complete(std::make_unique<KubeFedClusterReconciler>(std::move(options),
+                                                                         std::move(deps)));
 }
 
 KubeFedClusterController::~KubeFedClusterController() { stop(); }
 
 Status KubeFedClusterController::start() {
   spdlog::info("Starting cluster controller namespace={}", namespace_);
-  KF_TRYV(controller_->start());
-  informer_.start();
-  return boost::outcome_v2::success();
+  return controller_->start();
 }
 
-void KubeFedClusterController::stop() {
-  controller_->stop();
-  informer_.stop();
-}
+void KubeFedClusterController::stop() { controller_->stop(); }
 
 }  // namespace kf

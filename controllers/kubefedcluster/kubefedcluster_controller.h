@@ -24,6 +24,7 @@
 #include "federation/events/event_recorder.h"
 #include "federation/informer/shared_informer.h"
 #include "federation/runtime/clock.h"
+#include "federation/runtime/task_pool.h"
 #include "federation/runtime/thread_annotations.h"
 
 namespace kf {
@@ -41,6 +42,10 @@ struct KubeFedClusterControllerOptions {
   // The member clients' limits (KubeFed: 20/30), given to the clients the default factory makes.
   double member_qps = kMemberQps;
   int member_burst = kMemberBurst;
+  // The KubeFedCluster informer's pools (its lists and watch opens, its handler calls); null:
+  // memberIoPool(), dispatchPool().
+  TaskPool* member_io = nullptr;
+  TaskPool* dispatch = nullptr;
 };
 
 // Builds the clients of one member cluster. The default reads the cluster's Secret through the
@@ -61,8 +66,8 @@ class KubeFedClusterReconciler final : public Reconciler {
  public:
   KubeFedClusterReconciler(KubeFedClusterControllerOptions options, KubeFedClusterDeps deps);
 
-  // Probes the cluster `key` names and writes its status; kNeedsRecheck, so that it is probed
-  // again after the period. A cluster gone from the cache leaves the registry.
+  // Probes the cluster `key` names and writes its status; requeued after the period, to be
+  // probed again. A cluster gone from the cache leaves the registry.
   ReconcileResult reconcile(const std::string& key) override;
 
  private:
@@ -113,7 +118,6 @@ class KubeFedClusterController final : public Runnable {
 
  private:
   const std::string namespace_;
-  SharedInformer informer_;
   ControllerPtr controller_;
 };
 

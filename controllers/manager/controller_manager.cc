@@ -26,10 +26,12 @@ std::shared_ptr<RestClient> ownHostClient(const std::shared_ptr<RestClient>& sha
 
 // Declared in the order they are built; destroyed in reverse, after the manager stopped them.
 struct ControllerManager::Parts {
-  Parts(ControlPlaneConfig config_in, std::shared_ptr<RestClient> host_in, Clock& clock_in)
+  Parts(ControlPlaneConfig config_in, std::shared_ptr<RestClient> host_in, Clock& clock_in,
+        TaskPools pools_in)
       : config(std::move(config_in)),
         host(std::move(host_in)),
         clock(clock_in),
+        pools(pools_in),
         // KubeFed's recorders name only the component, not the host.
         events_client(ownHostClient(host, clock)),
         recorders(*events_client, "", clock),
@@ -39,7 +41,7 @@ struct ControllerManager::Parts {
               return makeListerWatcher(client, key.resource, key.namespace_name, key.label_selector,
                                        key.field_selector);
             },
-            clock),
+            clock, informerOptions()),
         member_informers(
             [this](const InformerKey& key) -> ListerWatcherPtr {
               auto client = registry.client(key.cluster);
@@ -47,7 +49,7 @@ struct ControllerManager::Parts {
               return makeListerWatcher(std::move(client).value(), key.resource, key.namespace_name,
                                        key.label_selector, key.field_selector);
             },
-            clock),
+            clock, informerOptions()),
         cluster_controller(
             KubeFedClusterControllerOptions{.kubefed_namespace = config.kubefed_namespace,
                                             .period = config.health_period,
@@ -55,7 +57,9 @@ struct ControllerManager::Parts {
                                             .failure_threshold = config.health_failure_threshold,
                                             .success_threshold = config.health_success_threshold,
                                             .member_qps = config.member_client_qps,
-                                            .member_burst = config.member_client_burst},
+                                            .member_burst = config.member_client_burst,
+                                            .member_io = pools.member_io,
+                                            .dispatch = pools.dispatch},
             *cluster_controller_client, registry,
             *recorders.forComponent("kubefedcluster-controller"), clock),
         type_controllers(SyncTypeControllers::Deps{.config = config,
@@ -64,7 +68,14 @@ struct ControllerManager::Parts {
                                                    .host_informers = host_informers,
                                                    .member_informers = member_informers,
                                                    .recorders = recorders,
-                                                   .clock = clock}) {}
+                                                   .clock = clock,
+                                                   .member_io = pools.member_io}) {}
+
+  // Every informer lists, watches and calls its handlers on the process's pools.
+  SharedInformerOptions informerOptions() const {
+    return SharedInformerOptions{.reflector = {.pool = pools.member_io},
+                                 .dispatch = pools.dispatch};
+  }
 
   // Sends the events still queued, then stops every sender (last: controllers record events
   // until they stop).
@@ -114,7 +125,8 @@ struct ControllerManager::Parts {
             .host_informers = host_informers,
             .member_informers = member_informers,
             .events = *recorders.forComponent("replicaschedulingpreference-controller"),
-            .clock = clock});
+            .clock = clock,
+            .member_io = pools.member_io});
     return scheduling_manager->start();
   }
   RunnableFuncs scheduling_runnable{[this] { return startSchedulingManager(); },
@@ -127,6 +139,7 @@ struct ControllerManager::Parts {
   ControlPlaneConfig config;
   std::shared_ptr<RestClient> host;  // the host informers' client
   Clock& clock;
+  const TaskPools pools;
   std::shared_ptr<RestClient> events_client;
   EventRecorders recorders;
   // As in KubeFed, where every controller builds its own clientset, each controller has its own
@@ -144,8 +157,8 @@ struct ControllerManager::Parts {
 };
 
 ControllerManager::ControllerManager(ControlPlaneConfig config, std::shared_ptr<RestClient> host,
-                                     Clock& clock)
-    : parts_(std::make_unique<Parts>(std::move(config), std::move(host), clock)) {}
+                                     Clock& clock, TaskPools pools)
+    : parts_(std::make_unique<Parts>(std::move(config), std::move(host), clock, pools)) {}
 
 ControllerManager::~ControllerManager() = default;
 

@@ -11,6 +11,7 @@
 #include "federation/controller/control_plane_config.h"
 #include "federation/controller/manager.h"
 #include "federation/runtime/clock.h"
+#include "federation/runtime/task_pool.h"
 
 namespace kf {
 
@@ -19,7 +20,10 @@ std::shared_ptr<RestClient> ownHostClient(const std::shared_ptr<RestClient>& sha
 
 class ControllerManager {
  public:
-  ControllerManager(ControlPlaneConfig config, std::shared_ptr<RestClient> host, Clock& clock);
+  // `clock` and the pools (which must not be null) serve every controller, informer and member
+  // operation; they must outlive this.
+  ControllerManager(ControlPlaneConfig config, std::shared_ptr<RestClient> host, Clock& clock,
+                    TaskPools pools);
   ~ControllerManager();
   ControllerManager(const ControllerManager&) = delete;
   ControllerManager& operator=(const ControllerManager&) = delete;

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "federation/controller/builder.h"
+#include "federation/controller/informer_source.h"
 
 namespace kf::scheduling {
 
@@ -28,6 +29,18 @@ std::optional<core::FederatedTypeConfig> liveFtc(const Store& ftcs, const std::s
   return std::move(ftc).value();
 }
 
+// An FTC's own key; the `namespaces` FTC coming or going also decides whether the scheduling
+// FTCs' plugins can start, so it queues them too.
+MapFunc schedulingFtcKeys(std::string ns) {
+  return [ns = std::move(ns)](const Json& object) {
+    std::vector<std::string> out = {objectKey(object)};
+    if (objectNamespace(object) == ns && objectName(object) == core::kNamespacesFtcName) {
+      for (std::string_view name : kSchedulingFtcs) out.push_back(ns + "/" + std::string(name));
+    }
+    return out;
+  };
+}
+
 }  // namespace
 
 bool isSchedulingFtc(std::string_view ftc_name) {
@@ -36,6 +49,21 @@ bool isSchedulingFtc(std::string_view ftc_name) {
   }
   return false;
 }
+
+SchedulingManagerReconciler::SchedulingManagerReconciler(const Store& ftcs,
+                                                         std::string kubefed_namespace,
+                                                         RspControllerDeps rsp_deps)
+    : ftcs_(ftcs),
+      namespace_(std::move(kubefed_namespace)),
+      rsp_deps_(std::move(rsp_deps)),
+      plugins_(SchedulingPluginDeps{.host_informers = rsp_deps_.host_informers,
+                                    .member_informers = rsp_deps_.member_informers,
+                                    .clusters = rsp_deps_.clusters,
+                                    .clock = rsp_deps_.clock,
+                                    .member_io = memberIo(rsp_deps_.member_io)},
+               rsp_deps_.config.target_namespace, rsp_deps_.retry_delay) {}
+
+SchedulingManagerReconciler::~SchedulingManagerReconciler() { stopAll(); }
 
 ReconcileResult SchedulingManagerReconciler::reconcile(const std::string& key) {
   const std::string prefix = namespace_ + "/";
@@ -62,35 +90,43 @@ Status SchedulingManagerReconciler::startPlugin(const core::FederatedTypeConfig&
                                                 const core::ApiResource& federated_namespace) {
   MutexLock lock(mu_);
   if (!rsp_) {
-    KF_TRY(rsp, RspController::start(rsp_deps_));
+    KF_TRY(rsp, rspController(rsp_deps_, plugins_));
+    KF_TRYV(rsp->start());
+    spdlog::info("Started ReplicaSchedulingPreference controller");
     rsp_ = std::move(rsp);
   }
-  return rsp_->startPlugin(ftc, federated_namespace);
+  return plugins_.start(ftc, federated_namespace, *rsp_);
 }
 
 void SchedulingManagerReconciler::stopPlugin(const std::string& ftc_name) {
-  std::unique_ptr<RspController> last;
+  ControllerPtr last;
   {
     MutexLock lock(mu_);
     if (!rsp_) return;
-    rsp_->stopPlugin(ftc_name);
-    if (rsp_->plugins().empty()) last = std::move(rsp_);
+    plugins_.stop(ftc_name);
+    if (plugins_.names().empty()) last = std::move(rsp_);
   }
-  if (last) last->stop();
+  if (!last) return;
+  last->stop();
+  spdlog::info("Stopped ReplicaSchedulingPreference controller");
 }
 
 void SchedulingManagerReconciler::stopAll() {
-  std::unique_ptr<RspController> rsp;
+  ControllerPtr rsp;
   {
     MutexLock lock(mu_);
     rsp = std::move(rsp_);
   }
+  // The RSP controller's sources and workers first, so nothing reads a plugin that is going;
+  // then the plugins, whose sources queue into it, before it goes.
   if (rsp) rsp->stop();
+  plugins_.stopAll();
+  if (rsp) spdlog::info("Stopped ReplicaSchedulingPreference controller");
 }
 
 std::vector<std::string> SchedulingManagerReconciler::plugins() const {
   MutexLock lock(mu_);
-  return rsp_ ? rsp_->plugins() : std::vector<std::string>{};
+  return rsp_ ? plugins_.names() : std::vector<std::string>{};
 }
 
 bool SchedulingManagerReconciler::rspControllerRunning() const {
@@ -104,33 +140,25 @@ SchedulingManager::~SchedulingManager() { stop(); }
 
 Status SchedulingManager::start() {
   const std::string& ns = rsp_deps_.config.kubefed_namespace;
-  KF_TRY(lease, rsp_deps_.host_informers.acquire(
-                    InformerKey{.cluster = "", .resource = kTypeConfigs, .namespace_name = ns}));
-  ftcs_ = std::move(lease);
-  reconciler_ = std::make_unique<SchedulingManagerReconciler>(ftcs_->store(), ns, rsp_deps_);
-  // The `namespaces` FTC coming or going decides whether plugins can start.
-  MapFunc keys = [ns](const Json& object) {
-    std::vector<std::string> out = {objectKey(object)};
-    if (objectNamespace(object) == ns && objectName(object) == core::kNamespacesFtcName) {
-      for (std::string_view name : kSchedulingFtcs) out.push_back(ns + "/" + std::string(name));
-    }
-    return out;
-  };
-  controller_ =
-      ControllerBuilder(kSchedulingManagerWorkerName, rsp_deps_.clock)
-          .watches(ftcs_.informer(), std::move(keys))
-          .reconcileMetric(kSchedulingManagerMetricName)
-          .complete(std::make_unique<ReconcilerFunc>(
-              [r = reconciler_.get()](const std::string& key) { return r->reconcile(key); }));
+  KF_TRY(ftcs, InformerSource::lease(
+                   rsp_deps_.host_informers,
+                   InformerKey{.cluster = "", .resource = kTypeConfigs, .namespace_name = ns}));
+  auto reconciler = std::make_unique<SchedulingManagerReconciler>(ftcs->store(), ns, rsp_deps_);
+  reconciler_ = reconciler.get();
   spdlog::info("Starting scheduling manager");
+  controller_ = ControllerBuilder(kSchedulingManagerWorkerName, rsp_deps_.clock)
+                    .watches(std::move(ftcs), enqueueMapped(schedulingFtcKeys(ns)))
+                    .reconcileMetric(kSchedulingManagerMetricName)
+                    .complete(std::move(reconciler));
   return controller_->start();
 }
 
 void SchedulingManager::stop() {
-  // The manager's worker first, so no reconcile starts a plugin after they are stopped.
-  if (controller_) controller_->stop();
-  if (reconciler_) reconciler_->stopAll();
-  ftcs_.release();
+  if (!controller_) return;
+  reconciler_ = nullptr;
+  // Its worker, then its reconciler, whose destruction stops the RSP controller and the plugins:
+  // no reconcile starts a plugin after they are stopped.
+  controller_->stop();
 }
 
 std::vector<std::string> SchedulingManager::plugins() const {

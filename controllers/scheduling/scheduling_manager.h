@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "controllers/scheduling/rsp_controller.h"
+#include "controllers/scheduling/scheduling_plugins.h"
 #include "federation/controller/controller.h"
 #include "federation/controller/reconciler.h"
 #include "federation/informer/store.h"
@@ -37,8 +38,9 @@ class SchedulingManagerReconciler final : public Reconciler {
   // `ftcs`: the FTCs of `kubefed_namespace`; `rsp_deps` builds the RSP controller. Every
   // reference must outlive the reconciler.
   SchedulingManagerReconciler(const Store& ftcs, std::string kubefed_namespace,
-                              RspControllerDeps rsp_deps)
-      : ftcs_(ftcs), namespace_(std::move(kubefed_namespace)), rsp_deps_(std::move(rsp_deps)) {}
+                              RspControllerDeps rsp_deps);
+  // stopAll().
+  ~SchedulingManagerReconciler() override;
 
   ReconcileResult reconcile(const std::string& key) override KF_EXCLUDES(mu_);
 
@@ -56,8 +58,9 @@ class SchedulingManagerReconciler final : public Reconciler {
   const Store& ftcs_;
   const std::string namespace_;
   const RspControllerDeps rsp_deps_;
+  SchedulingPlugins plugins_;  // before rsp_: its sources queue into it, its reconciles read them
   mutable Mutex mu_;
-  std::unique_ptr<RspController> rsp_ KF_GUARDED_BY(mu_);
+  ControllerPtr rsp_ KF_GUARDED_BY(mu_);  // runs while a plugin does
 };
 
 class SchedulingManager final : public Runnable {
@@ -78,8 +81,7 @@ class SchedulingManager final : public Runnable {
 
  private:
   RspControllerDeps rsp_deps_;
-  InformerLease ftcs_;
-  std::unique_ptr<SchedulingManagerReconciler> reconciler_;  // owned here, driven by controller_
+  SchedulingManagerReconciler* reconciler_ = nullptr;  // owned by controller_ until it stops
   ControllerPtr controller_;
 };
 

@@ -5,19 +5,20 @@
 // shared InformerManagers with the sync controller's keys, so the sync controller of the same
 // type and this plugin share one list/watch per cluster.
 //
-// A federated object's change queues the RSP of the same name at once; a member workload's after
-// the retry delay, as in KubeFed.
+// Its two sources feed the RSP controller: a federated object's change queues the RSP of the
+// same name at once; a member workload's after the retry delay, as in KubeFed.
 
-#include <functional>
 #include <memory>
 #include <string>
 
 #include "apis/core/federated_type_config.h"
 #include "controllers/scheduling/scheduled_type.h"
 #include "federation/cluster/cluster_registry.h"
+#include "federation/controller/informer_source.h"
 #include "federation/controller/member_informers.h"
 #include "federation/informer/informer_manager.h"
 #include "federation/runtime/clock.h"
+#include "federation/runtime/task_pool.h"
 #include "federation/runtime/thread_annotations.h"
 
 namespace kf::scheduling {
@@ -28,9 +29,7 @@ struct SchedulingPluginDeps {
   InformerManager& member_informers;
   ClusterRegistry& clusters;
   Clock& clock;
-  // Queues an RSP key: now (federated object events) or after the retry delay (member events).
-  std::function<void(const std::string& key)> enqueue;
-  std::function<void(const std::string& key)> enqueue_later;
+  TaskPool& member_io;  // where the member informer leases run
 };
 
 class SchedulingPlugin final : public ScheduledType {
@@ -38,16 +37,19 @@ class SchedulingPlugin final : public ScheduledType {
   // Leases the informers for the FTC's types; `federated_namespace` is the `namespaces` FTC's
   // federated type, `target_namespace` "" for all namespaces. Fails when the host informer
   // cannot be started.
-  static Result<std::shared_ptr<SchedulingPlugin>> start(
+  static Result<std::shared_ptr<SchedulingPlugin>> lease(
       const core::FederatedTypeConfig& ftc, const core::ApiResource& federated_namespace,
       const std::string& target_namespace, SchedulingPluginDeps deps);
-  // stop().
+  // stop(); the leases go with the plugin.
   ~SchedulingPlugin() override;
   SchedulingPlugin(const SchedulingPlugin&) = delete;
   SchedulingPlugin& operator=(const SchedulingPlugin&) = delete;
 
-  // Removes the handlers, joins the member informers' thread and releases every lease; a reader
-  // in progress finishes first. Afterwards the plugin reports itself not synced. Idempotent.
+  // Starts the sources: the keys of changed federated objects go to `rsps` at once, those of
+  // changed member workloads after `retry_delay`. Once only.
+  void start(EnqueueTarget& rsps, Duration retry_delay) KF_EXCLUDES(mu_);
+  // Stops the sources (no key reaches the RSP controller after it returns); afterwards the
+  // plugin reports itself not synced and no federated object. Idempotent.
   void stop() KF_EXCLUDES(mu_);
 
   const std::string& federatedKind() const { return federated_kind_; }
@@ -65,17 +67,19 @@ class SchedulingPlugin final : public ScheduledType {
 
  private:
   SchedulingPlugin(const core::FederatedTypeConfig& ftc, GroupVersionResource federated_namespace,
-                   const std::string& target_namespace, SchedulingPluginDeps deps);
+                   std::unique_ptr<InformerSource> federated_objects,
+                   std::unique_ptr<MemberInformers> members);
 
   const std::string federated_kind_;
   const core::ApiResource target_type_;
   const core::ApiResource federated_type_;
   const GroupVersionResource federated_;
   const GroupVersionResource federated_namespace_;
+  const std::unique_ptr<InformerSource> federated_objects_;
+  const std::unique_ptr<MemberInformers> members_;
   mutable Mutex mu_;
-  InformerLease federated_lease_ KF_GUARDED_BY(mu_);
+  bool started_ KF_GUARDED_BY(mu_) = false;
   bool stopped_ KF_GUARDED_BY(mu_) = false;
-  MemberInformers members_;
 };
 
 }  // namespace kf::scheduling

@@ -2,23 +2,25 @@
 
 #include <utility>
 
-namespace kf {
+#include "federation/controller/informer_source.h"
 
-MapFunc inNamespace(std::string ns) {
-  return [ns = std::move(ns)](const Json& object) -> std::vector<std::string> {
-    if (objectNamespace(object) != ns) return {};
-    return {objectKey(object)};
-  };
-}
+namespace kf {
 
 ControllerBuilder::ControllerBuilder(std::string name, Clock& clock) : clock_(clock) {
   options_.name = std::move(name);
 }
 
+ControllerBuilder& ControllerBuilder::watches(SourcePtr source, Handler handler) {
+  if (!source) return *this;
+  watches_.push_back(PendingWatch{std::move(source), std::move(handler)});
+  return *this;
+}
+
 ControllerBuilder& ControllerBuilder::watches(SharedInformer& informer, MapFunc map,
                                               WatchOptions options) {
-  watches_.push_back(PendingWatch{&informer, std::move(map), std::move(options)});
-  return *this;
+  return watches(
+      std::make_unique<InformerSource>(informer),
+      enqueueMapped(std::move(map), options.delay).updatesWhen(std::move(options.update_filter)));
 }
 
 ControllerBuilder& ControllerBuilder::concurrency(int workers) {
@@ -46,7 +48,7 @@ ControllerBuilder& ControllerBuilder::reconcileMetric(std::string label) {
 ControllerPtr ControllerBuilder::complete(ReconcilerPtr reconciler) {
   auto controller = std::make_unique<Controller>(options_, std::move(reconciler), clock_);
   for (PendingWatch& watch : watches_) {
-    controller->watch(*watch.informer, std::move(watch.map), std::move(watch.options));
+    controller->watch(std::move(watch.source), std::move(watch.handler));
   }
   watches_.clear();
   return controller;

@@ -6,24 +6,34 @@
 //                     .reconcileMetric("federatedtypeconfigcontroller")
 //                     .complete(std::make_unique<FtcReconciler>(...));
 //
-// If wiring a controller takes more than a screen, the wiring is doing logic.
+// Each watches() names a source and the handler that maps its events to keys; the controller
+// owns the sources and the order they start and stop in (controller.h). If wiring a controller
+// takes more than a screen, the wiring is doing logic.
 
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "federation/controller/controller.h"
+#include "federation/informer/shared_informer.h"
 
 namespace kf {
 
-// Keys of objects in namespace `ns` only.
-MapFunc inNamespace(std::string ns);
+// How a watch of a borrowed informer maps its events: the handler's delay and update filter.
+struct WatchOptions {
+  Duration delay{0};  // how long after the event the keys are queued
+  UpdateFilter update_filter = objectChanged;
+};
 
 class ControllerBuilder {
  public:
   ControllerBuilder(std::string name, Clock& clock);
 
-  // Queue the keys `map` names for each event of `informer` (see Controller::watch).
+  // Queue what `handler` names for each event of `source`, which the controller owns. A null
+  // source is skipped: a watch this instance of the controller does not need.
+  ControllerBuilder& watches(SourcePtr source, Handler handler);
+  // Queue the keys `map` names for each event of `informer`, which someone else starts and which
+  // must outlive the controller.
   ControllerBuilder& watches(SharedInformer& informer, MapFunc map = keyOfObject,
                              WatchOptions options = {});
   ControllerBuilder& concurrency(int workers);
@@ -39,9 +49,8 @@ class ControllerBuilder {
 
  private:
   struct PendingWatch {
-    SharedInformer* informer;
-    MapFunc map;
-    WatchOptions options;
+    SourcePtr source;
+    Handler handler;
   };
 
   ControllerOptions options_;

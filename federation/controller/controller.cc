@@ -6,11 +6,11 @@
 #include <atomic>
 #include <exception>
 #include <optional>
+#include <ostream>
 #include <thread>
 #include <utility>
 #include <vector>
 
-#include "federation/controller/change_trigger.h"
 #include "federation/controller/key_backoff.h"
 #include "federation/metrics/kubefed_metrics.h"
 #include "federation/runtime/thread_annotations.h"
@@ -27,15 +27,26 @@ long long millisecondsOf(Duration elapsed) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count();
 }
 
-struct Registration {
-  SharedInformer* informer;
-  std::shared_ptr<EventHandler> handler;
-  std::optional<HandlerId> id;
+struct SourceWatch {
+  SourcePtr source;
+  Handler handler;
 };
 
 }  // namespace
 
-std::vector<std::string> keyOfObject(const Json& object) { return {objectKey(object)}; }
+std::ostream& operator<<(std::ostream& out, const ReconcileStatus& status) {
+  switch (status.kind()) {
+    case ReconcileStatus::Kind::kOk:
+      return out << "Ok";
+    case ReconcileStatus::Kind::kNeedsRecheck:
+      return out << "NeedsRecheck";
+    case ReconcileStatus::Kind::kNotSynced:
+      return out << "NotSynced";
+    case ReconcileStatus::Kind::kRequeueAfter:
+      return out << "RequeueAfter(" << millisecondsOf(status.delay()) << "ms)";
+  }
+  return out;
+}
 
 struct Controller::State {
   State(ControllerOptions controller_options, ReconcilerPtr controller_reconciler,
@@ -53,7 +64,9 @@ struct Controller::State {
   void add(const std::string& key, Duration delay);
 
   const ControllerOptions options;
-  const ReconcilerPtr reconciler;
+  // Before the reconciler, so that they go after it: it reads what they cache.
+  std::vector<SourceWatch> watches;  // changed only before start() and by stop()
+  ReconcilerPtr reconciler;          // dropped by stop()
   Clock& clock;
   DelayingQueue queue;
   KeyBackoff backoff;
@@ -61,7 +74,6 @@ struct Controller::State {
   std::atomic<bool> stopping{false};
 
   Mutex mu;
-  std::vector<Registration> watches KF_GUARDED_BY(mu);
   std::vector<std::jthread> threads KF_GUARDED_BY(mu);
   bool started KF_GUARDED_BY(mu) = false;
   bool stopped KF_GUARDED_BY(mu) = false;
@@ -116,19 +128,21 @@ void Controller::State::requeue(const std::string& key, const ReconcileResult& r
     add(key, backoff.next(key));
     return;
   }
-  switch (result.value()) {
-    case ReconcileStatus::kOk:
-      backoff.reset(key);
+  backoff.reset(key);
+  switch (result.value().kind()) {
+    case ReconcileStatus::Kind::kOk:
       return;
-    case ReconcileStatus::kNeedsRecheck:
+    case ReconcileStatus::Kind::kNeedsRecheck:
       metrics::countWorkqueueRetry(options.name);
-      backoff.reset(key);
       add(key, options.retry_delay);
       return;
-    case ReconcileStatus::kNotSynced:
+    case ReconcileStatus::Kind::kNotSynced:
       metrics::countWorkqueueRetry(options.name);
-      backoff.reset(key);
       add(key, options.cluster_sync_delay);
+      return;
+    case ReconcileStatus::Kind::kRequeueAfter:
+      metrics::countWorkqueueRetry(options.name);
+      add(key, result.value().delay());
       return;
   }
 }
@@ -145,15 +159,10 @@ Controller::~Controller() { stop(); }
 
 const std::string& Controller::name() const { return state_->options.name; }
 
-void Controller::watch(SharedInformer& informer, MapFunc map, WatchOptions options) {
-  const Duration delay = options.delay;
-  auto handler = std::make_shared<ChangeTrigger>(
-      [this, map = std::move(map), delay](const Json& object) {
-        for (const std::string& key : map(object)) enqueueAfter(key, delay);
-      },
-      std::move(options.update_filter));
+void Controller::watch(SourcePtr source, Handler handler) {
   MutexLock lock(state_->mu);
-  state_->watches.push_back(Registration{&informer, std::move(handler), std::nullopt});
+  if (state_->started || state_->stopped) return;
+  state_->watches.push_back(SourceWatch{std::move(source), std::move(handler)});
 }
 
 void Controller::enqueue(const std::string& key) { enqueueAfter(key, Duration::zero()); }
@@ -172,32 +181,30 @@ Status Controller::start() {
     state_->threads.emplace_back([state = state_.get()] { state->runWorker(); });
   }
   // After the workers: an informer that has synced replays its cache to a new handler at once.
-  for (Registration& watch : state_->watches) {
-    watch.id = watch.informer->addEventHandler(watch.handler);
-  }
+  for (SourceWatch& watch : state_->watches) watch.source->start(*this, watch.handler);
   return boost::outcome_v2::success();
 }
 
 void Controller::stop() {
   std::vector<std::jthread> threads;
-  std::vector<Registration> watches;
   {
     MutexLock lock(state_->mu);
     if (state_->stopped) return;
     state_->stopped = true;
     threads = std::move(state_->threads);
-    watches = std::move(state_->watches);
   }
-  // The handlers first, so no event arrives for a stopped queue; outside the lock, since removing
-  // waits for a handler call in progress, which may be enqueueing.
-  for (Registration& watch : watches) {
-    if (watch.id) watch.informer->removeEventHandler(*watch.id);
-  }
+  // The sources first, so no event arrives for a stopped queue; outside the lock, since stopping
+  // one waits for a handler call in progress, which may be enqueueing. The list no longer changes.
+  for (SourceWatch& watch : state_->watches) watch.source->stop();
   state_->stopping = true;
+  state_->reconciler->cancel();
   // Wakes every worker blocked in get() and drops keys still waiting for their delay.
   state_->queue.shutDown();
   // Joined outside the lock, so a second stop() never waits for a long reconcile.
   for (std::jthread& thread : threads) thread.join();
+  // Then what the reconciles read: the reconciler, then the sources and their caches.
+  state_->reconciler.reset();
+  state_->watches.clear();
 }
 
 }  // namespace kf

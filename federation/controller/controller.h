@@ -1,21 +1,22 @@
 #pragma once
-// The controller runtime: a Controller is a deduplicating work queue of keys, fed by informer
-// events and delays, and N worker threads that hand each key to one Reconciler (KubeFed's
-// reconcile worker, spec §2.2). A key is never reconciled by two threads at once. The runtime, not
-// the reconciler, owns the queue, the workers, handler registration, KubeFed's handling of each
-// result (backoff per key, recheck and cluster-sync delays), the reconcile timing metric, the
-// slow-reconcile log line, and stop-and-join. ControllerBuilder (builder.h) wires one in a few
-// lines.
+// The controller runtime: a Controller is a deduplicating work queue of keys, fed by its sources
+// (source.h: informers, member clusters, cluster readiness) through their handlers, and N worker
+// threads that hand each key to one Reconciler (KubeFed's reconcile worker, spec §2.2). A key is
+// never reconciled by two threads at once. The runtime, not the reconciler, owns the queue, the
+// workers, the sources and their start and stop order, KubeFed's handling of each result
+// (backoff per key, recheck and cluster-sync delays, a reconciler's own requeue delay), the
+// reconcile timing metric, the slow-reconcile log line, and stop-and-join. ControllerBuilder
+// (builder.h) wires one in a few lines.
 
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "federation/controller/change_trigger.h"
+#include "federation/controller/handler.h"
 #include "federation/controller/reconciler.h"
 #include "federation/controller/runnable.h"
-#include "federation/informer/shared_informer.h"
+#include "federation/controller/source.h"
 #include "federation/runtime/clock.h"
 
 namespace kf {
@@ -32,17 +33,7 @@ struct ControllerOptions {
   Duration max_backoff = std::chrono::seconds(60);
 };
 
-// The keys an informer event concerns (controller-runtime's EnqueueRequestsFromMapFunc).
-using MapFunc = std::function<std::vector<std::string>(const Json& object)>;
-// The object's own key: "namespace/name", or "name".
-std::vector<std::string> keyOfObject(const Json& object);
-
-struct WatchOptions {
-  Duration delay{0};  // how long after the event the keys are queued
-  UpdateFilter update_filter = objectChanged;
-};
-
-class Controller final : public Runnable {
+class Controller final : public Runnable, public EnqueueTarget {
  public:
   Controller(ControllerOptions options, ReconcilerPtr reconciler, Clock& clock);
   // stop().
@@ -50,19 +41,22 @@ class Controller final : public Runnable {
   Controller(const Controller&) = delete;
   Controller& operator=(const Controller&) = delete;
 
-  // Before start(): events of `informer` (which must outlive the controller's stop()) queue the
-  // keys `map` names. The informer is not started here: whoever shares it starts it.
-  void watch(SharedInformer& informer, MapFunc map, WatchOptions options = {});
+  // Before start(): the controller owns `source`, whose events queue what `handler` names.
+  void watch(SourcePtr source, Handler handler);
 
   // Queues `key` now, and forgets its backoff.
   void enqueue(const std::string& key);
-  // Queues `key` after `delay`; a key already waiting keeps the earlier time.
-  void enqueueAfter(const std::string& key, Duration delay);
+  // Queues `key` after `delay` and forgets its backoff; a key already waiting keeps the earlier
+  // time.
+  void enqueueAfter(const std::string& key, Duration delay) override;
 
-  // Starts the workers, then registers the watches. Keys queued before wait for it. Once only.
+  // Starts the workers, then the sources in the order they were added (so that what a synced
+  // cache replays reaches running workers). Keys queued before wait for it. Once only.
   Status start() override;
-  // Removes the watches, stops taking keys, waits for the reconciles in progress and joins every
-  // worker. Idempotent; must not be called from a reconcile.
+  // Stops the sources, tells the reconciler to cancel (Reconciler::cancel), stops taking keys,
+  // waits for the reconciles in progress and joins every worker; then drops what the reconciles
+  // read: the reconciler, then the sources with their caches and informer leases. Idempotent;
+  // must not be called from a reconcile.
   void stop() override;
 
   const std::string& name() const;

@@ -22,32 +22,18 @@ void Manager::add(Runnable& runnable, bool needs_leader_election) {
   (needs_leader_election ? leading_ : always_).push_back(&runnable);
 }
 
-Status Manager::startAll(const std::vector<Runnable*>& group) {
-  for (std::size_t i = 0; i < group.size(); ++i) {
-    if (Status started = group[i]->start(); !started) {
-      stopAll(std::vector<Runnable*>(group.begin(), group.begin() + static_cast<long>(i) + 1));
-      return started;
-    }
-  }
-  return boost::outcome_v2::success();
-}
-
-void Manager::stopAll(const std::vector<Runnable*>& group) {
-  for (auto it = group.rbegin(); it != group.rend(); ++it) (*it)->stop();
-}
-
 bool Manager::lead(const std::stop_token& leading, std::optional<ApiError>& failure) {
-  if (Status started = startAll(leading_); !started) {
+  if (Status started = startInOrder(leading_); !started) {
     failure = started.error();
     return false;
   }
   waitUntilStopped(leading);
-  stopAll(leading_);
+  stopInReverse(leading_);
   return true;
 }
 
 Result<ManagerExit> Manager::run(std::stop_token stop) {
-  KF_TRYV(startAll(always_));
+  KF_TRYV(startInOrder(always_));
   std::optional<ApiError> failure;
   ManagerExit exit = ManagerExit::kStopped;
   if (!leader_election_) {
@@ -66,7 +52,7 @@ Result<ManagerExit> Manager::run(std::stop_token stop) {
       exit = ManagerExit::kLeadershipLost;
     }
   }
-  stopAll(always_);
+  stopInReverse(always_);
   if (failure) return *failure;
   return exit;
 }

@@ -34,9 +34,6 @@ class Manager {
   Result<ManagerExit> run(std::stop_token stop);
 
  private:
-  // Starts `group` in order; on a failure stops the ones started, in reverse.
-  static Status startAll(const std::vector<Runnable*>& group);
-  static void stopAll(const std::vector<Runnable*>& group);
   // Leads until `leading` is stopped; false (with `failure` set) when a runnable did not start.
   bool lead(const std::stop_token& leading, std::optional<ApiError>& failure);
 

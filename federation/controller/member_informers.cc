@@ -17,22 +17,35 @@ constexpr char kManagedSelector[] = "kubefed.io/managed=true";
 }  // namespace
 
 MemberInformers::MemberInformers(MemberInformersOptions options, InformerManager& informers,
-                                 ClusterRegistry& clusters, Clock& clock, ObjectCallback on_object)
+                                 ClusterRegistry& clusters, Clock& clock, TaskPool& pool)
     : options_(std::move(options)),
       informers_(informers),
       clusters_(clusters),
       clock_(clock),
-      on_object_(std::move(on_object)) {}
+      lane_(pool) {}
 
-MemberInformers::~MemberInformers() { stop(); }
+MemberInformers::~MemberInformers() {
+  stop();
+  std::map<std::string, Leased> leases;
+  {
+    MutexLock lock(mu_);
+    leases.swap(leases_);
+  }
+  // Outside the lock: the last lease of an informer joins its threads.
+  leases.clear();
+}
 
-void MemberInformers::start() {
+void MemberInformers::start(EnqueueTarget& target, Handler handler) {
   {
     MutexLock lock(mu_);
     if (started_ || stopping_) {
       return;
     }
     started_ = true;
+    update_filter_ = handler.update_filter;
+    on_object_ = [&target, handler = std::move(handler)](const Json& object) {
+      handler.deliver(&object, target);
+    };
   }
   const ListenerId id =
       clusters_.subscribe([this](const ClusterEvent& event) { post(Work{event}); });
@@ -59,18 +72,22 @@ void MemberInformers::stop() {
     clusters_.unsubscribe(*listener);
   }
   lane_.close();  // cancels the queued work, waits for the item in progress
-  std::map<std::string, InformerLease> leases;
   TimerHandlePtr retry_timer;
+  std::vector<std::pair<SharedInformer*, HandlerId>> handlers;
   {
     MutexLock lock(mu_);
-    leases = std::move(leases_);
-    leases_.clear();
     retry_timer = std::move(retry_timer_);
+    for (const auto& [name, leased] : leases_) {
+      handlers.emplace_back(&leased.lease.informer(), leased.handler);
+    }
   }
   // Outside the lock: cancelling waits for a retry callback in progress, which posts (takes
-  // mu_); the last lease of an informer joins its threads.
+  // mu_); removing a handler waits for its call in progress. The leases stay, and no work runs
+  // any more that could release them meanwhile.
   retry_timer.reset();
-  leases.clear();
+  for (const auto& [informer, handler] : handlers) {
+    informer->removeEventHandler(handler);
+  }
 }
 
 void MemberInformers::post(Work work) {
@@ -108,7 +125,7 @@ void MemberInformers::handle(const Work& work) {
   std::vector<std::string> gone;
   {
     MutexLock lock(mu_);
-    for (const auto& [name, lease] : leases_) {
+    for (const auto& [name, leased] : leases_) {
       if (!known.contains(name)) {
         gone.push_back(name);
       }
@@ -144,10 +161,17 @@ void MemberInformers::converge(const std::string& cluster) {
     scheduleRetry();
     return;
   }
-  lease.value().addEventHandler(std::make_shared<ChangeTrigger>(
-      [this](const Json& object) { on_object_(objectKey(object)); }));
+  std::function<void(const Json&)> on_object;
+  UpdateFilter update_filter;
+  {
+    MutexLock lock(mu_);
+    on_object = on_object_;
+    update_filter = update_filter_;
+  }
+  const HandlerId handler = lease.value().addEventHandler(
+      std::make_shared<ChangeTrigger>(std::move(on_object), std::move(update_filter)));
   MutexLock lock(mu_);
-  leases_.emplace(cluster, std::move(lease.value()));
+  leases_.emplace(cluster, Leased{std::move(lease.value()), handler});
 }
 
 void MemberInformers::release(const std::string& cluster) {
@@ -158,7 +182,7 @@ void MemberInformers::release(const std::string& cluster) {
     if (it == leases_.end()) {
       return;
     }
-    lease = std::move(it->second);
+    lease = std::move(it->second.lease);
     leases_.erase(it);
   }
   lease.release();
@@ -185,8 +209,8 @@ bool MemberInformers::synced() const {
   if (leases_.size() != ready.size()) {
     return false;
   }
-  for (const auto& [name, lease] : leases_) {
-    if (!ready.contains(name) || !lease->hasSynced()) {
+  for (const auto& [name, leased] : leases_) {
+    if (!ready.contains(name) || !leased.lease->hasSynced()) {
       return false;
     }
   }
@@ -201,7 +225,7 @@ Result<ObjectPtr> MemberInformers::cached(const std::string& cluster,
     return makeError(Reason::kNotFound, "no informer for cluster \"" + cluster +
                                             "\": it is not ready or its cache is not started");
   }
-  return it->second->store().get(key);
+  return it->second.lease->store().get(key);
 }
 
 }  // namespace kf

@@ -9,6 +9,10 @@
 // one. Acquiring and releasing may block (starting and stopping informers), so registry
 // notifications are handled one at a time, in order, on a lane of the process's member I/O pool,
 // never on the registry writer's thread; no thread belongs to this class.
+//
+// As a controller's source it reports each added, deleted or changed member object (the keys its
+// handler names, e.g. the object's own); stopping it keeps the leased caches readable, and they
+// are released when it is destroyed.
 
 #include <functional>
 #include <map>
@@ -17,6 +21,7 @@
 #include <string>
 
 #include "federation/cluster/cluster_registry.h"
+#include "federation/controller/source.h"
 #include "federation/informer/informer_manager.h"
 #include "federation/runtime/clock.h"
 #include "federation/runtime/task_pool.h"
@@ -31,27 +36,26 @@ struct MemberInformersOptions {
   Duration acquire_retry_delay = std::chrono::seconds(5);
 };
 
-class MemberInformers {
+class MemberInformers final : public Source {
  public:
-  // Called with the key ("ns/name" or "name") of every member object that was added, deleted or
-  // changed, on a dispatch pool thread; it must be quick.
-  using ObjectCallback = std::function<void(const std::string& key)>;
-
+  // Leases and releases run on a lane of `pool` (the member I/O pool), which must outlive this.
   MemberInformers(MemberInformersOptions options, InformerManager& informers,
-                  ClusterRegistry& clusters, Clock& clock, ObjectCallback on_object);
-  // stop().
-  ~MemberInformers();
+                  ClusterRegistry& clusters, Clock& clock, TaskPool& pool);
+  // stop(), then releases every lease.
+  ~MemberInformers() override;
   MemberInformers(const MemberInformers&) = delete;
   MemberInformers& operator=(const MemberInformers&) = delete;
 
-  // Subscribes to the registry and leases informers for the clusters ready now.
-  void start() KF_EXCLUDES(mu_);
-  // Unsubscribes, cancels the queued work, waits for the work in progress and releases every
-  // lease; no work runs after it returns. Idempotent; must not be called from the work itself.
-  void stop() KF_EXCLUDES(mu_);
+  // Subscribes to the registry and leases informers for the clusters ready now; their events
+  // (handled on a dispatch pool thread) queue into `target` what `handler` names.
+  void start(EnqueueTarget& target, Handler handler) override KF_EXCLUDES(mu_);
+  // Unsubscribes, cancels the queued work, waits for the work in progress and removes the
+  // handlers; no work runs and no event is handled after it returns. The leased caches stay
+  // readable. Idempotent; must not be called from the work itself.
+  void stop() override KF_EXCLUDES(mu_);
 
   // An informer is leased and synced for exactly the clusters the registry calls ready now.
-  bool synced() const KF_EXCLUDES(mu_);
+  bool synced() const override KF_EXCLUDES(mu_);
 
   // The cached object `key` in `cluster`: null when the cache does not hold it; NotFound when
   // the cluster has no informer (not ready, or not leased yet).
@@ -73,20 +77,27 @@ class MemberInformers {
   void release(const std::string& cluster) KF_EXCLUDES(mu_);
   void scheduleRetry() KF_EXCLUDES(mu_);
 
+  struct Leased {
+    InformerLease lease;
+    HandlerId handler;
+  };
+
   const MemberInformersOptions options_;
   InformerManager& informers_;
   ClusterRegistry& clusters_;
   Clock& clock_;
-  const ObjectCallback on_object_;
 
   mutable Mutex mu_;
-  std::map<std::string, InformerLease> leases_ KF_GUARDED_BY(mu_);
+  // Set by start(): what every leased informer's events are handed to.
+  std::function<void(const Json& object)> on_object_ KF_GUARDED_BY(mu_);
+  UpdateFilter update_filter_ KF_GUARDED_BY(mu_);
+  std::map<std::string, Leased> leases_ KF_GUARDED_BY(mu_);
   TimerHandlePtr retry_timer_ KF_GUARDED_BY(mu_);
   bool started_ KF_GUARDED_BY(mu_) = false;
   bool stopping_ KF_GUARDED_BY(mu_) = false;
   std::optional<ListenerId> listener_ KF_GUARDED_BY(mu_);
   // Runs the work one item at a time, in the order it was posted.
-  TaskLane lane_{memberIoPool()};
+  TaskLane lane_;
 };
 
 }  // namespace kf

@@ -4,7 +4,9 @@
 // stops it and joins every thread start() started.
 
 #include <functional>
+#include <memory>
 #include <utility>
+#include <vector>
 
 #include "apis/meta/api_error.h"
 
@@ -17,6 +19,28 @@ class Runnable {
   virtual Status start() = 0;
   // Stops the work and joins its threads. Idempotent; harmless without start().
   virtual void stop() = 0;
+};
+using RunnablePtr = std::unique_ptr<Runnable>;
+
+// Starts `group` in order; when one fails to start, stops the ones started, in reverse, and
+// returns its error.
+Status startInOrder(const std::vector<Runnable*>& group);
+// Stops `group` in reverse order: whatever a runnable uses was started before it.
+void stopInReverse(const std::vector<Runnable*>& group);
+
+// Runnables that start and stop together, as one: in the order given, and in reverse.
+class RunnableGroup final : public Runnable {
+ public:
+  explicit RunnableGroup(std::vector<RunnablePtr> members);
+  // stop().
+  ~RunnableGroup() override;
+
+  Status start() override;
+  void stop() override;
+
+ private:
+  std::vector<RunnablePtr> members_;
+  bool stopped_ = false;
 };
 
 // A Runnable from two functions; either may be empty.

@@ -14,17 +14,6 @@ namespace kf {
 
 namespace {
 
-// Member API calls block for up to their request timeout, and every federated type has up to
-// per_cluster_concurrency (default 4) of them in flight per cluster. Sixteen threads keep four
-// clusters at that concurrency, or sixteen at one each, writing at once, which is about what the
-// member clients' rate limits let through on a small control plane, while a fleet of any size
-// costs no more threads. The price: clusters that do not answer can hold every thread (one such
-// cluster with four busy types) until their requests time out, and the others' operations wait.
-constexpr int kMemberIoThreads = 16;
-// Handler calls only turn events into work-queue keys (they must not block): two threads keep
-// delivery going while one handler is slow, and cost little on the small machines this runs on.
-constexpr int kDispatchThreads = 2;
-
 // "member-io-3": the pool's name, shortened to leave room for the index in Linux's 15 characters.
 void namePoolThread(const std::string& pool, std::size_t index) {
   nameThisThread(pool.substr(0, 11) + "-" + std::to_string(index));

@@ -36,13 +36,36 @@ class TaskPool {
   std::shared_ptr<State> state_;
 };
 
-// The process-wide pools, started on first use and stopped at exit. Blocking member-cluster I/O
-// goes to the member I/O pool; informer handler calls, which are short, go to the dispatch pool,
-// so that clusters that do not answer cannot delay the delivery of events. A task on one pool may
-// wait for tasks of the other, never for tasks of its own pool: with every thread waiting, the
-// awaited tasks would never run.
+// Blocking member-cluster I/O goes to a member I/O pool; informer handler calls, which are short,
+// go to a dispatch pool, so that clusters that do not answer cannot delay the delivery of events.
+// A task on one pool may wait for tasks of the other, never for tasks of its own pool: with every
+// thread waiting, the awaited tasks would never run.
+//
+// Member API calls block for up to their request timeout, and every federated type has up to
+// per_cluster_concurrency (default 4) of them in flight per cluster. Sixteen threads keep four
+// clusters at that concurrency, or sixteen at one each, writing at once, which is about what the
+// member clients' rate limits let through on a small control plane, while a fleet of any size
+// costs no more threads. The price: clusters that do not answer can hold every thread (one such
+// cluster with four busy types) until their requests time out, and the others' operations wait.
+inline constexpr int kMemberIoThreads = 16;
+// Handler calls only turn events into work-queue keys (they must not block): two threads keep
+// delivery going while one handler is slow, and cost little on the small machines this runs on.
+inline constexpr int kDispatchThreads = 2;
+
+// The pools a process's controllers share. The controller manager makes them where it starts
+// (cmd/) and passes them down; the pointers are never null there.
+struct TaskPools {
+  TaskPool* member_io = nullptr;
+  TaskPool* dispatch = nullptr;
+};
+
+// The pools of a program that makes none of its own (tools, tests), started on first use and
+// stopped at exit.
 TaskPool& memberIoPool();
 TaskPool& dispatchPool();
+// `pool`, or the fallback above when it is null.
+inline TaskPool& memberIo(TaskPool* pool) { return pool != nullptr ? *pool : memberIoPool(); }
+inline TaskPool& dispatch(TaskPool* pool) { return pool != nullptr ? *pool : dispatchPool(); }
 
 // A task is called exactly once: with `cancelled` false on a pool thread, or with `cancelled`
 // true when its lane was closed before it ran (on the closing thread) or was already closed when

@@ -3,6 +3,7 @@
 #include <memory>
 #include <utility>
 
+#include "federation/controller/informer_source.h"
 #include "federation/informer/store.h"
 
 namespace kf::sync {
@@ -40,19 +41,21 @@ Result<std::unique_ptr<HostInformers>> HostInformers::start(const HostInformersO
   return self;
 }
 
-void HostInformers::watchAll(Controller& controller, UpdateFilter federated_update_filter) const {
-  controller.watch(federated_.informer(), keyOfObject,
-                   WatchOptions{.update_filter = std::move(federated_update_filter)});
-  if (namespaces_) {
-    controller.watch(namespaces_.informer(), [](const Json& object) {
-      return std::vector<std::string>{objectName(object)};
-    });
-  }
-  if (federated_namespaces_) {
-    controller.watch(federated_namespaces_.informer(), [this](const Json& object) {
-      return federatedKeysIn(objectNamespace(object));
-    });
-  }
+namespace {
+
+SourcePtr sourceOver(const InformerLease& lease) {
+  if (!lease) return nullptr;
+  return std::make_unique<InformerSource>(lease.informer());
+}
+
+}  // namespace
+
+SourcePtr HostInformers::federatedSource() const { return sourceOver(federated_); }
+
+SourcePtr HostInformers::namespacesSource() const { return sourceOver(namespaces_); }
+
+SourcePtr HostInformers::federatedNamespacesSource() const {
+  return sourceOver(federated_namespaces_);
 }
 
 HostInformers::~HostInformers() { stop(); }
@@ -86,6 +89,12 @@ ObjectPtr HostInformers::federatedNamespace(const std::string& ns) const {
 
 std::vector<std::string> HostInformers::federatedKeys() const {
   return federated_ ? federated_->store().listKeys() : std::vector<std::string>{};
+}
+
+MapFunc HostInformers::federatedKeysInNamespaceOf() const {
+  return [this](const Json& federated_namespace) {
+    return federatedKeysIn(objectNamespace(federated_namespace));
+  };
 }
 
 std::vector<std::string> HostInformers::federatedKeysIn(const std::string& ns) const {

@@ -1,18 +1,16 @@
 #pragma once
 // The sync controller's informers on the host cluster (spec §2.5.1), leased from the host
-// InformerManager so other controllers share them. The controller watches them (see
-// watchAll): a change of
-//   * a federated object of the type (in the target namespace) queues the object's key;
-//   * for a Namespace target, a host Namespace queues the namespace name;
-//   * for a namespaced target, a FederatedNamespace queues every federated object of that
-//     namespace (their placement depends on it).
+// InformerManager so other controllers share them: the type's federated objects (in the target
+// namespace), for a Namespace target the host's Namespaces, for a namespaced target the
+// FederatedNamespaces. The controller watches them through sources over the leased informers
+// (sync_controller.cc says which keys each queues); the reconciles read their caches.
 
 #include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "federation/controller/controller.h"
+#include "federation/controller/source.h"
 #include "federation/informer/informer_manager.h"
 
 namespace kf::sync {
@@ -35,10 +33,11 @@ class HostInformers {
   HostInformers(const HostInformers&) = delete;
   HostInformers& operator=(const HostInformers&) = delete;
 
-  // Makes `controller` (not started yet) watch every informer with the rules above; it must stop
-  // before stop() is called. An update of a federated object queues it when
-  // `federated_update_filter` says so.
-  void watchAll(Controller& controller, UpdateFilter federated_update_filter) const;
+  // Sources over the leased informers, which must stop before stop() is called; null for an
+  // informer the type does not use.
+  SourcePtr federatedSource() const;
+  SourcePtr namespacesSource() const;
+  SourcePtr federatedNamespacesSource() const;
 
   // Releases the leases. Idempotent.
   void stop();
@@ -52,6 +51,9 @@ class HostInformers {
   bool tracksFederatedNamespaces() const { return static_cast<bool>(federated_namespaces_); }
   // Keys of every cached federated object.
   std::vector<std::string> federatedKeys() const;
+  // A FederatedNamespace to the keys of the cached federated objects in its namespace, whose
+  // placement depends on it. Valid while this lives.
+  MapFunc federatedKeysInNamespaceOf() const;
 
  private:
   HostInformers() = default;

@@ -1,6 +1,6 @@
 #pragma once
 // What one sync controller's reconciles share: the type they propagate and the parts the
-// controller owns (caches, version manager, executors). The SyncController builds it once and
+// controller owns (caches, version manager, executors). The SyncReconciler builds it once and
 // hands it to every reconcile; the parts are thread-safe.
 
 #include <atomic>

@@ -2,7 +2,7 @@
 // The sync (propagation) controller of one federated type (spec §2.5): keeps the target objects
 // in the member clusters equal to what the type's federated objects ask for. One runs per
 // FederatedTypeConfig with propagation Enabled; the FTC controller starts and stops it through
-// the assembly's factory.
+// the assembly's factory. It is a SyncReconciler (sync_reconciler.h) on the controller runtime.
 //
 // It reconciles one federated object at a time per worker, queued by:
 //   * the federated object changing (at once);
@@ -18,7 +18,6 @@
 // target namespace, label selector "kubefed.io/managed=true", no field selector}: a status
 // controller that leases the same key shares them.
 
-#include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
@@ -27,9 +26,11 @@
 #include "federation/client/rest_client.h"
 #include "federation/cluster/cluster_registry.h"
 #include "federation/controller/control_plane_config.h"
+#include "federation/controller/controller.h"
 #include "federation/events/event_recorder.h"
 #include "federation/informer/informer_manager.h"
 #include "federation/runtime/clock.h"
+#include "federation/runtime/task_pool.h"
 
 namespace kf::sync {
 
@@ -58,31 +59,13 @@ struct SyncControllerDeps {
   Duration retry_delay = std::chrono::seconds(10);
   // Delay of the reconciles queued when a cluster's readiness changed (after the cluster delay).
   Duration small_delay = std::chrono::seconds(3);
+  // Where member operations and member informer leases run; null: memberIoPool().
+  TaskPool* member_io = nullptr;
 };
 
-class SyncController {
- public:
-  // Builds, starts the informers and the workers. Fails when the FTC cannot be propagated (e.g.
-  // a cluster-scoped type on a namespace-scoped control plane) or a host informer cannot start.
-  static Result<std::unique_ptr<SyncController>> start(const core::FederatedTypeConfig& ftc,
-                                                       SyncControllerDeps deps);
-  // Stops (the parts stop themselves when destroyed).
-  ~SyncController();
-  SyncController(const SyncController&) = delete;
-  SyncController& operator=(const SyncController&) = delete;
-
-  // Stops reconciling, waits for reconciles and member operations in progress, and releases
-  // every informer lease. Idempotent.
-  void stop();
-
-  // Every cache a reconcile reads is complete (§2.5.1 isSynced).
-  bool synced() const;
-
- private:
-  struct Parts;
-  explicit SyncController(std::unique_ptr<Parts> parts);
-
-  std::unique_ptr<Parts> parts_;
-};
+// The sync controller of the FTC's type, not started; its workers and informers start with it.
+// Fails when the FTC cannot be propagated (e.g. a cluster-scoped type on a namespace-scoped
+// control plane) or a host informer cannot start.
+Result<ControllerPtr> syncController(const core::FederatedTypeConfig& ftc, SyncControllerDeps deps);
 
 }  // namespace kf::sync

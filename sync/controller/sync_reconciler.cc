@@ -1,5 +1,10 @@
 #include "sync/controller/sync_reconciler.h"
 
+#include <spdlog/spdlog.h>
+
+#include <utility>
+
+#include "apis/meta/ascii.h"
 #include "apis/meta/object.h"
 #include "federation/metrics/kubefed_metrics.h"
 #include "sync/controller/federated_deletion.h"
@@ -81,6 +86,73 @@ ReconcileResult reconcileKey(SyncContext& context, const std::string& key,
   ReconcileResult result = reconcileFederated(context, *federated, *names);
   metrics::observeFederatedReconcile(context.clock.now() - start);
   return result;
+}
+
+SyncReconciler::SyncReconciler(SyncTypeInfo type, SyncControllerDeps deps,
+                               std::unique_ptr<HostInformers> host, MemberInformers& members)
+    : name_(toLower(type.federated_type.kind)),
+      deps_(std::move(deps)),
+      executors_(memberIo(deps_.member_io), deps_.dispatch.per_cluster_concurrency),
+      versions_(*deps_.host,
+                VersionManagerOptions{.namespaced = type.federated_type.namespaced(),
+                                      .target_namespace = deps_.config.target_namespace,
+                                      .target_kind = type.target_type.kind}),
+      host_(std::move(host)),
+      members_(members) {
+  context_ = std::unique_ptr<SyncContext>(
+      new SyncContext{.type = std::move(type),
+                      .host = deps_.host,
+                      .clusters = deps_.clusters,
+                      .host_informers = *host_,
+                      .member_informers = members_,
+                      .versions = versions_,
+                      .executors = executors_,
+                      .recorder = deps_.recorder ? deps_.recorder(name_ + "-controller") : nullptr,
+                      .clock = deps_.clock,
+                      .operation_timeout = deps_.dispatch.operation_timeout,
+                      .stopping = stopping_});
+  // A cluster that left takes its executor lane with it. Called on the registry writer's thread:
+  // forget() cancels the cluster's queue but does not wait for its running operations.
+  removal_listener_ = deps_.clusters.subscribe([this](const ClusterEvent& event) {
+    if (event.change == ClusterChange::kRemoved) executors_.forget(event.cluster.name);
+  });
+  // A failure here is retried, and logged, by the first check that the caches are synced.
+  version_loader_ = std::jthread([this] { (void)versions_.load(); });
+}
+
+SyncReconciler::~SyncReconciler() {
+  cancel();
+  // A list in progress ends within the client's request timeout.
+  if (version_loader_.joinable()) version_loader_.join();
+}
+
+ReconcileResult SyncReconciler::reconcile(const std::string& key) {
+  return reconcileKey(*context_, key, [this] { return synced(); });
+}
+
+void SyncReconciler::cancel() {
+  if (stopping_.exchange(true)) return;
+  if (removal_listener_) deps_.clusters.unsubscribe(*removal_listener_);
+  executors_.stop();  // cancels queued member operations, waits for running ones
+}
+
+UpdateFilter SyncReconciler::federatedUpdateFilter() {
+  return [this](const Json& old_object, const Json& new_object) {
+    // Asked first: recognising an echo also ends its record.
+    return !context_->written_objects.isActedOnEcho(objectKey(new_object),
+                                                    objectResourceVersion(new_object)) &&
+           objectChanged(old_object, new_object);
+  };
+}
+
+bool SyncReconciler::synced() {
+  if (!host_->synced() || !members_.synced()) return false;
+  Status loaded = versions_.load();
+  if (!loaded) {
+    spdlog::warn("{}: {}", name_, loaded.error().describe());
+    return false;
+  }
+  return true;
 }
 
 }  // namespace kf::sync

@@ -3,12 +3,20 @@
 // federated object, then release orphans, finish a deletion, or ensure the finalizer and run a
 // propagation pass.
 
+#include <atomic>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
-#include <utility>
+#include <thread>
 
+#include "federation/controller/member_informers.h"
 #include "federation/controller/reconciler.h"
+#include "sync/controller/host_informers.h"
 #include "sync/controller/sync_context.h"
+#include "sync/controller/sync_controller.h"
+#include "sync/io/cluster_executors.h"
+#include "sync/io/version_manager.h"
 
 namespace kf::sync {
 
@@ -16,18 +24,43 @@ namespace kf::sync {
 ReconcileResult reconcileKey(SyncContext& context, const std::string& key,
                              const std::function<bool()>& synced);
 
-// reconcileKey as the controller runtime's Reconciler; `context` must outlive it.
+// reconcileKey as the controller runtime's Reconciler, over the parts one type's reconciles share,
+// which it owns: the host informers' leases, the version manager (loaded on a thread of its own
+// from construction on, while the informers list: the first reconcile needs both), the executors
+// of member operations, and the events recorder. `members` must outlive it.
 class SyncReconciler final : public Reconciler {
  public:
-  SyncReconciler(SyncContext& context, std::function<bool()> synced)
-      : context_(context), synced_(std::move(synced)) {}
-  ReconcileResult reconcile(const std::string& key) override {
-    return reconcileKey(context_, key, synced_);
-  }
+  SyncReconciler(SyncTypeInfo type, SyncControllerDeps deps, std::unique_ptr<HostInformers> host,
+                 MemberInformers& members);
+  // Joins the version loader and releases the host informers.
+  ~SyncReconciler() override;
+  SyncReconciler(const SyncReconciler&) = delete;
+  SyncReconciler& operator=(const SyncReconciler&) = delete;
+
+  ReconcileResult reconcile(const std::string& key) override;
+  // Cancels the member operations (waiting for the running ones); reconciles write nothing more.
+  void cancel() override;
+
+  const HostInformers& host() const { return *host_; }
+  // Which updates of a federated object queue it: those that changed it, except the echo of a
+  // write whose reconcile went on with what it wrote. Valid while the reconciler lives.
+  UpdateFilter federatedUpdateFilter();
 
  private:
-  SyncContext& context_;
-  std::function<bool()> synced_;
+  // Every cache a reconcile reads is complete, and the versions are loaded.
+  bool synced();
+
+  const std::string name_;  // the lower-case federated kind, for logs
+  SyncControllerDeps deps_;
+  std::atomic<bool> stopping_{false};
+  ClusterExecutors executors_;
+  VersionManager versions_;
+  std::unique_ptr<HostInformers> host_;
+  MemberInformers& members_;
+  std::unique_ptr<SyncContext> context_;
+  std::optional<ListenerId> removal_listener_;
+  // Joined before anything it uses goes.
+  std::jthread version_loader_;
 };
 
 }  // namespace kf::sync

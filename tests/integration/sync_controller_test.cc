@@ -30,7 +30,6 @@
 namespace kf::integration {
 namespace {
 
-using sync::SyncController;
 using sync::SyncControllerDeps;
 
 const std::vector<std::string> kMembers = {"member1", "member2"};
@@ -277,8 +276,9 @@ class SyncControllerTest : public ::testing::Test {
                             .clock = realClock(),
                             .retry_delay = retry_delay,
                             .small_delay = std::chrono::milliseconds(100)};
-    auto controller = SyncController::start(ftc ? *ftc : typeConfigs().at(type), std::move(deps));
+    auto controller = sync::syncController(ftc ? *ftc : typeConfigs().at(type), std::move(deps));
     ASSERT_TRUE(controller) << controller.error().describe();
+    ASSERT_TRUE(controller.value()->start());
     controllers_.push_back(std::move(controller.value()));
   }
   void startController(const std::string& type = "configmaps") {
@@ -443,7 +443,7 @@ class SyncControllerTest : public ::testing::Test {
   std::unique_ptr<InformerManager> host_informers_;
   std::unique_ptr<InformerManager> member_informers_;
   std::vector<std::shared_ptr<ApiEventRecorder>> recorders_;
-  std::vector<std::unique_ptr<SyncController>> controllers_;
+  std::vector<ControllerPtr> controllers_;
 };
 
 // Placement by list and by label selector; the template, the managed label and the per-cluster

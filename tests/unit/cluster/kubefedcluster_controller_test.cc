@@ -114,7 +114,8 @@ class KubeFedClusterReconcilerTest : public ::testing::Test {
   void probe(const std::string& name) {
     auto result = reconciler_.reconcile(std::string(kNamespace) + "/" + name);
     ASSERT_TRUE(result);
-    EXPECT_EQ(result.value(), ReconcileStatus::kNeedsRecheck) << "probed again after the period";
+    EXPECT_EQ(result.value(), ReconcileStatus::requeueAfter(seconds(1)))
+        << "probed again after the period";
     refresh(name);
   }
   std::vector<std::string> eventsFor(const std::string& name) {

@@ -1,8 +1,8 @@
 #pragma once
-// A TypeControllerFactory that starts nothing real: it counts starts and stops per FTC and
-// controller kind, knows which controllers are live, remembers the FTC each was started with,
-// and can be told to fail starts. Thread-safe; controllers it made stay safe to stop after the
-// factory is gone.
+// A TypeControllerFactory that builds nothing real: it counts the controllers it builds (as starts)
+// and their stops per FTC and controller kind, knows which controllers are live, remembers the FTC
+// each was built with, and can be told to fail builds. Thread-safe; controllers it made stay safe
+// to stop after the factory is gone.
 
 #include <map>
 #include <memory>
@@ -20,11 +20,10 @@ class RecordingTypeControllerFactory final : public TypeControllerFactory {
  public:
   RecordingTypeControllerFactory() : state_(std::make_shared<State>()) {}
 
-  Result<std::unique_ptr<TypeController>> startSync(const core::FederatedTypeConfig& ftc) override {
+  Result<RunnablePtr> syncController(const core::FederatedTypeConfig& ftc) override {
     return start(ftc, TypeControllerKind::kSync);
   }
-  Result<std::unique_ptr<TypeController>> startStatus(
-      const core::FederatedTypeConfig& ftc) override {
+  Result<RunnablePtr> statusController(const core::FederatedTypeConfig& ftc) override {
     return start(ftc, TypeControllerKind::kStatus);
   }
 
@@ -78,11 +77,12 @@ class RecordingTypeControllerFactory final : public TypeControllerFactory {
     std::map<Key, core::FederatedTypeConfig> last_started KF_GUARDED_BY(mu);
   };
 
-  class Controller final : public TypeController {
+  class Controller final : public Runnable {
    public:
     Controller(std::shared_ptr<State> state, Key key)
         : state_(std::move(state)), key_(std::move(key)) {}
     ~Controller() override { stop(); }
+    Status start() override { return boost::outcome_v2::success(); }
     void stop() override {
       MutexLock lock(state_->mu);
       if (stopped_) return;
@@ -102,8 +102,7 @@ class RecordingTypeControllerFactory final : public TypeControllerFactory {
     return it == counts.end() ? 0 : it->second;
   }
 
-  Result<std::unique_ptr<TypeController>> start(const core::FederatedTypeConfig& ftc,
-                                                TypeControllerKind kind) {
+  Result<RunnablePtr> start(const core::FederatedTypeConfig& ftc, TypeControllerKind kind) {
     Key key{ftc.name(), kind};
     MutexLock lock(state_->mu);
     if (auto failure = state_->failures.find(key); failure != state_->failures.end()) {
@@ -112,7 +111,7 @@ class RecordingTypeControllerFactory final : public TypeControllerFactory {
     ++state_->starts[key];
     ++state_->live[key];
     state_->last_started.insert_or_assign(key, ftc);
-    return std::unique_ptr<TypeController>(std::make_unique<Controller>(state_, key));
+    return RunnablePtr(std::make_unique<Controller>(state_, key));
   }
 
   std::shared_ptr<State> state_;

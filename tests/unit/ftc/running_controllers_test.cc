@@ -15,8 +15,8 @@ using Kind = TypeControllerKind;
 
 class RunningControllersTest : public ::testing::Test {
  protected:
-  std::unique_ptr<TypeController> startSync(const core::FederatedTypeConfig& ftc) {
-    return std::move(factory_.startSync(ftc)).value();
+  RunnablePtr startSync(const core::FederatedTypeConfig& ftc) {
+    return std::move(factory_.syncController(ftc)).value();
   }
 
   test::RecordingTypeControllerFactory factory_;
@@ -28,7 +28,7 @@ TEST_F(RunningControllersTest, TracksControllersPerFtcAndKind) {
   running_.add("services", Kind::kSync, startSync(test::servicesFtc("Enabled", true)));
   running_.add("configmaps", Kind::kSync, startSync(test::configMapsFtc()));
   running_.add("services", Kind::kStatus,
-               std::move(factory_.startStatus(test::servicesFtc("Enabled", true))).value());
+               std::move(factory_.statusController(test::servicesFtc("Enabled", true))).value());
 
   EXPECT_TRUE(running_.isRunning("services", Kind::kSync));
   EXPECT_TRUE(running_.isRunning("services", Kind::kStatus));

@@ -148,8 +148,9 @@ TEST_F(StatusControllersUnitTest, ServiceStatusIsCreatedUpdatedAndNotRewritten) 
   host_.failNext({.method = "POST", .path_contains = "/federatedservicestatuses"}, 500,
                  "InternalError");
 
-  auto controller = ServiceStatusController::start(servicesTypeConfig(), deps());
+  auto controller = serviceStatusController(servicesTypeConfig(), deps());
   ASSERT_TRUE(controller) << controller.error().describe();
+  ASSERT_TRUE(controller.value()->start());
   ASSERT_TRUE(waitUntil([&] { return statusObject().has_value(); }));
   EXPECT_EQ((*statusObject())["clusterStatus"], Json::parse(R"([
       {"clusterName": "member1", "status": {"loadBalancer": {}}},
@@ -197,9 +198,10 @@ TEST_F(StatusControllersUnitTest, WorkloadStatusIsWrittenThroughAConflictAndFoll
   member2_.put(kDeploymentsResource, memberDeployment(1));
   host_.failNext({.method = "PUT", .path_contains = "/status"}, 409, "Conflict");
 
-  auto controller = WorkloadStatusController::start(deploymentsTypeConfig(),
-                                                    core::WorkloadKind::kDeployment, deps());
+  auto controller =
+      workloadStatusController(deploymentsTypeConfig(), core::WorkloadKind::kDeployment, deps());
   ASSERT_TRUE(controller) << controller.error().describe();
+  ASSERT_TRUE(controller.value()->start());
   const auto condition = [&]() -> Json {
     const Json object = *host_.get(kFederatedDeploymentsResource, "ns", "web");
     for (const Json& entry : object["status"].value("conditions", Json::array())) {

@@ -88,7 +88,7 @@ class SyncPassTest : public ::testing::Test {
     host_.enableStatusSubresource("federatedconfigmaps");
     host_.enableStatusSubresource("propagatedversions");
     for (const char* name : {"m1", "m2"}) setCluster(name, /*ready=*/true);
-    member_informers_.start();
+    member_informers_.start(ignored_keys_, enqueueObject());
     EXPECT_TRUE(soon([&] { return host_informers_->synced() && member_informers_.synced(); }));
     EXPECT_TRUE(versions_.load());
   }
@@ -158,11 +158,15 @@ class SyncPassTest : public ::testing::Test {
                                   clock_};
   std::unique_ptr<HostInformers> host_informers_ =
       HostInformers::start({.federated = kFederatedConfigMapResource}, host_manager_).value();
+  // The pass reads the member caches; the keys their events name are not this test's.
+  struct IgnoredKeys final : EnqueueTarget {
+    void enqueueAfter(const std::string&, Duration) override {}
+  } ignored_keys_;
   MemberInformers member_informers_{{.target = kConfigMaps, .target_namespace = ""},
                                     member_manager_,
                                     registry_,
                                     clock_,
-                                    [](const std::string&) {}};
+                                    memberIoPool()};
   VersionManager versions_{*host_client_, {.namespaced = true, .target_kind = "ConfigMap"}};
   TaskPool member_io_{4, "member-io"};
   ClusterExecutors executors_{member_io_, 2};
