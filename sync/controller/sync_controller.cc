@@ -58,10 +58,10 @@ Result<ControllerPtr> syncController(const core::FederatedTypeConfig& ftc,
   auto reconciler =
       std::make_unique<SyncReconciler>(type, deps, std::move(host_informers), *members);
   const HostInformers& host = reconciler->host();
+  auto federated_updates = reconciler->federatedUpdateFilter();
   spdlog::info("Starting sync controller for {}", type.federated_type.kind);
   return ControllerBuilder(toLower(type.federated_type.kind), deps.clock)
-      .watches(host.federatedSource(),
-               enqueueObject().updatesWhen(reconciler->federatedUpdateFilter()))
+      .watches(host.federatedSource(), enqueueObject().updatesWhen(std::move(federated_updates)))
       .watches(host.namespacesSource(), enqueueMapped(namespaceName))
       .watches(host.federatedNamespacesSource(), enqueueMapped(host.federatedKeysInNamespaceOf()))
       .watches(std::move(members), enqueueObject(deps.retry_delay))

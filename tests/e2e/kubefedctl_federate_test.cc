@@ -58,9 +58,8 @@ class FederateE2ETest : public ::testing::Test {
 
   // Leaves the type disabled, as other tests expect the host.
   void removeType(const std::string& ftc, const std::string& crd) {
-    (void)ResourceClient(*client_, kTypeConfigs, kFederateKubefedNamespace).remove(ftc);
-    (void)ResourceClient(*client_, kCrds).remove(crd);
-    eventually([&] { return !ResourceClient(*client_, kCrds).get(crd); });
+    ASSERT_TRUE(removeFederatedType(*client_, kFederateKubefedNamespace, ftc, crd))
+        << crd << " or FederatedTypeConfig " << ftc << " outlived their deletion";
   }
 
   void createConfigMap(const std::string& name, const Json& extra_metadata = Json::object()) {

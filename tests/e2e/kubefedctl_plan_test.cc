@@ -213,8 +213,11 @@ TEST_F(PlanE2ETest, PredictsExactlyTheMemberWritesOfTheNextSync) {
         << describe(plan(name, "")) << managerLog();
   }
 
-  // 2. With the controller manager stopped, the changes.
+  // 2. With the controller manager stopped, the changes. Earlier suites' federated objects go
+  // first: the next controller manager would finish their deletion or put back their member
+  // objects, writes to the members that this test would count as its own.
   stopManager();
+  deleteFederatedObjectsOutside(fed().host(), ns);
   auto patch = [&](const std::string& name, const Json& merge) {
     auto patched = federated.patch(name, PatchType::kMerge, merge.dump());
     ASSERT_TRUE(patched) << patched.error().describe();

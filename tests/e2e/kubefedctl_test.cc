@@ -114,11 +114,10 @@ class KubefedctlTest : public ::testing::Test {
     ASSERT_TRUE(updated) << updated.error().describe();
   }
 
-  // Best effort: leaves the host as the test found it, so the test can run again.
+  // Leaves the host without the type, whatever ran before, so the test can run again.
   void removeType(const std::string& ftc_name, const std::string& crd_name) {
-    (void)ResourceClient(*client_, kTypeConfigs, kKubefedNamespace).remove(ftc_name);
-    (void)ResourceClient(*client_, kCrds).remove(crd_name);
-    eventually([&] { return !crd(crd_name) && !typeConfig(ftc_name); });
+    ASSERT_TRUE(removeFederatedType(*client_, kKubefedNamespace, ftc_name, crd_name))
+        << crd_name << " or FederatedTypeConfig " << ftc_name << " outlived their deletion";
   }
 
   std::unique_ptr<RestClient> client_ = LocalClusters::get().client("host");

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <mutex>
 #include <random>
 #include <sstream>
@@ -147,7 +148,12 @@ TestNamespace::~TestNamespace() {
   (void)namespaces.remove(name_);
 }
 
-void releaseFederatedObjects(RestClient& host) {
+namespace {
+
+// Calls `visit` with every federated object on the host (instances of the CRDs whose kind starts
+// with "Federated", outside core.kubefed.io) and a client of its resource in its namespace.
+void forEachFederatedObject(RestClient& host,
+                            const std::function<void(ResourceClient&, const Json&)>& visit) {
   auto crds =
       ResourceClient(host, {"apiextensions.k8s.io", "v1", "customresourcedefinitions", false})
           .listAll({});
@@ -164,13 +170,44 @@ void releaseFederatedObjects(RestClient& host) {
       auto objects = ResourceClient(host, resource, "").listAll({});
       if (!objects) continue;
       for (const Json& object : objects.value().items) {
-        if (!object["metadata"].contains("finalizers")) continue;
-        (void)ResourceClient(host, resource, object["metadata"].value("namespace", ""))
-            .patch(object["metadata"].value("name", ""), PatchType::kMerge,
-                   R"({"metadata":{"finalizers":null}})");
+        ResourceClient client(host, resource, object["metadata"].value("namespace", ""));
+        visit(client, object);
       }
     }
   }
+}
+
+void dropFinalizers(ResourceClient& client, const Json& object) {
+  if (!object["metadata"].contains("finalizers")) return;
+  (void)client.patch(object["metadata"].value("name", ""), PatchType::kMerge,
+                     R"({"metadata":{"finalizers":null}})");
+}
+
+}  // namespace
+
+void releaseFederatedObjects(RestClient& host) { forEachFederatedObject(host, dropFinalizers); }
+
+void deleteFederatedObjectsOutside(RestClient& host, const std::string& keep_namespace) {
+  forEachFederatedObject(host, [&](ResourceClient& client, const Json& object) {
+    if (object["metadata"].value("namespace", "") == keep_namespace) return;
+    dropFinalizers(client, object);
+    (void)client.remove(object["metadata"].value("name", ""));
+  });
+}
+
+bool removeFederatedType(RestClient& host, const std::string& kubefed_namespace,
+                         const std::string& ftc, const std::string& crd) {
+  const GroupVersionResource type_configs{"core.kubefed.io", "v1beta1", "federatedtypeconfigs",
+                                          true};
+  const GroupVersionResource crds{"apiextensions.k8s.io", "v1", "customresourcedefinitions", false};
+  releaseFederatedObjects(host);
+  (void)ResourceClient(host, type_configs, kubefed_namespace).remove(ftc);
+  (void)ResourceClient(host, crds, "").remove(crd);
+  const auto gone = [](const Result<Json>& read) { return !read && isNotFound(read.error()); };
+  return eventually([&] {
+    return gone(ResourceClient(host, crds, "").get(crd)) &&
+           gone(ResourceClient(host, type_configs, kubefed_namespace).get(ftc));
+  });
 }
 
 std::string ensureKubeFedCrds() {

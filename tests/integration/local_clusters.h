@@ -2,6 +2,7 @@
 // Access to the local clusters that hack/local-clusters.sh brought up for the integration tests
 // (the CTest fixture exports KF_RUN_DIR). Everything here talks to real API servers.
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -56,6 +57,19 @@ class TestNamespace {
 // (as `kubefedctl disable --delete-crd` and other suites do) leaves it Terminating, refusing
 // every create of that type until the run ends.
 void releaseFederatedObjects(RestClient& host);
+
+// Deletes every federated object outside `keep_namespace`, finalizers dropped first, so that no
+// controller manager started later writes to the members for them (an earlier suite's objects,
+// some still being deleted). For a test that counts the members' writes while no controller
+// manager runs.
+void deleteFederatedObjectsOutside(RestClient& host, const std::string& keep_namespace);
+
+// Deletes a FederatedTypeConfig (in `kubefed_namespace`) and its federated type's CRD, first
+// releasing the federated objects left finalized (releaseFederatedObjects), and waits until both
+// are gone; returns whether they went. For suites that run no controller manager of their own
+// and need the host without that type, whatever ran before them.
+bool removeFederatedType(RestClient& host, const std::string& kubefed_namespace,
+                         const std::string& ftc, const std::string& crd);
 
 // Installs KubeFed's CRDs (charts/kubefed/.../crds.yaml) in the host and waits until they are
 // Established. Idempotent and cheap after the first call; "" on success, else what failed.

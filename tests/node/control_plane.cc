@@ -264,6 +264,14 @@ void uninstall() {
       EXPECT_EQ(unjoined.status, 0) << unjoined.output;
     }
   }
+  // Unjoin deletes the member's KubeFed namespace; a join while it is still terminating is
+  // refused, so the next install waits here until the members' namespace controllers are done.
+  for (const std::string& member : kMembers) {
+    EXPECT_TRUE(
+        waitFor([&] { return !getObject(member, "namespaces", kNamespace, "").is_object(); },
+                std::chrono::seconds(90)))
+        << "namespace " << kNamespace << " in " << member << " outlived the unjoin";
+  }
   CommandResult removed =
       helm(std::string("uninstall ") + kRelease + " -n " + kNamespace + " --wait");
   EXPECT_EQ(removed.status, 0) << removed.output;
