@@ -88,6 +88,21 @@ KubeFedClusterReconciler::KubeFedClusterReconciler(KubeFedClusterControllerOptio
 }
 
 ReconcileResult KubeFedClusterReconciler::reconcile(const std::string& key) {
+  ReconcileResult result = reconcileCluster(key);
+  MutexLock lock(mu_);
+  reconciled_.insert(key);
+  return result;
+}
+
+bool KubeFedClusterReconciler::reconciledEach(const std::vector<std::string>& keys) const {
+  MutexLock lock(mu_);
+  for (const std::string& key : keys) {
+    if (!reconciled_.contains(key)) return false;
+  }
+  return true;
+}
+
+ReconcileResult KubeFedClusterReconciler::reconcileCluster(const std::string& key) {
   const QualifiedName name = QualifiedName::fromKey(key);
   if (name.ns != options_.kubefed_namespace) return ReconcileStatus::kOk;
   const ObjectPtr cached = deps_.cache.get(key);
@@ -231,7 +246,7 @@ KubeFedClusterController::KubeFedClusterController(KubeFedClusterControllerOptio
                                                    RestClient& host, ClusterRegistry& registry,
                                                    EventRecorder& events, Clock& clock,
                                                    MemberClientFactory client_factory)
-    : namespace_(options.kubefed_namespace) {
+    : namespace_(options.kubefed_namespace), registry_(registry) {
   auto clusters = std::make_unique<InformerSource>(std::make_unique<SharedInformer>(
       makeListerWatcher(host, kKubeFedClusters, namespace_, "", ""), clock,
       SharedInformerOptions{
@@ -240,14 +255,22 @@ KubeFedClusterController::KubeFedClusterController(KubeFedClusterControllerOptio
   const int workers = options.workers;
   KubeFedClusterDeps deps{clusters->store(),        host, registry, events, clock,
                           std::move(client_factory)};
+  auto reconciler = std::make_unique<KubeFedClusterReconciler>(std::move(options), std::move(deps));
+  // The registry is complete once the informer has listed and each cluster it holds has been
+  // reconciled once (and so published, unless it cannot be).
+  registry.setSyncedCheck([source = clusters.get(), reconciled = reconciler.get()] {
+    return source->synced() && reconciled->reconciledEach(source->keys());
+  });
   controller_ = ControllerBuilder("kubefedcluster", clock)
                     .watches(std::move(clusters), enqueueObject().updatesWhen(clientInputsChanged))
                     .concurrency(workers)
-                    .complete(std::make_unique<KubeFedClusterReconciler>(std::move(options),
-                                                                         std::move(deps)));
+                    .complete(std::move(reconciler));
 }
 
-KubeFedClusterController::~KubeFedClusterController() { stop(); }
+KubeFedClusterController::~KubeFedClusterController() {
+  stop();
+  registry_.setSyncedCheck({});  // what it reads goes with the controller
+}
 
 Status KubeFedClusterController::start() {
   spdlog::info("Starting cluster controller namespace={}", namespace_);

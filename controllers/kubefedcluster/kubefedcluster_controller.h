@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "apis/core/kubefed_cluster.h"
@@ -70,6 +71,10 @@ class KubeFedClusterReconciler final : public Reconciler {
   // probed again. A cluster gone from the cache leaves the registry.
   ReconcileResult reconcile(const std::string& key) override;
 
+  // Whether each of `keys` was reconciled at least once: its cluster is in the registry, or is
+  // known not to belong there (unreadable, gone, another namespace).
+  bool reconciledEach(const std::vector<std::string>& keys) const KF_EXCLUDES(mu_);
+
  private:
   // What the reconciler keeps per cluster while it has clients for it.
   struct Member {
@@ -80,6 +85,7 @@ class KubeFedClusterReconciler final : public Reconciler {
   };
   using MemberPtr = std::shared_ptr<Member>;
 
+  ReconcileResult reconcileCluster(const std::string& key);
   void forget(const std::string& name) KF_EXCLUDES(mu_);
   // The member for `object`, built (again) when missing or when its spec, labels or annotations
   // changed; null when it cannot be built (a MalformedClusterConfig event says why).
@@ -97,8 +103,9 @@ class KubeFedClusterReconciler final : public Reconciler {
 
   const KubeFedClusterControllerOptions options_;
   KubeFedClusterDeps deps_;
-  Mutex mu_;
+  mutable Mutex mu_;
   std::map<std::string, MemberPtr> members_ KF_GUARDED_BY(mu_);
+  std::set<std::string> reconciled_ KF_GUARDED_BY(mu_);  // keys reconciled at least once
 };
 
 class KubeFedClusterController final : public Runnable {
@@ -118,6 +125,7 @@ class KubeFedClusterController final : public Runnable {
 
  private:
   const std::string namespace_;
+  ClusterRegistry& registry_;
   ControllerPtr controller_;
 };
 

@@ -102,6 +102,25 @@ std::vector<ClusterSnapshot> ClusterRegistry::clusters() const {
   return out;
 }
 
+bool ClusterRegistry::synced() const {
+  if (synced_once_.load()) return true;
+  std::shared_ptr<const std::function<bool()>> check;
+  {
+    MutexLock lock(mu_);
+    check = synced_check_;
+  }
+  // Called outside mu_: the writer's check reads the registry.
+  if (check && !(*check)()) return false;
+  synced_once_.store(true);
+  return true;
+}
+
+void ClusterRegistry::setSyncedCheck(std::function<bool()> check) {
+  MutexLock lock(mu_);
+  synced_check_ = check ? std::make_shared<const std::function<bool()>>(std::move(check)) : nullptr;
+  synced_once_.store(false);
+}
+
 std::optional<ClusterSnapshot> ClusterRegistry::cluster(const std::string& name) const {
   MutexLock lock(mu_);
   auto it = entries_.find(name);

@@ -69,6 +69,14 @@ class ClusterRegistry {
   // The member client of a ready cluster; NotFound "cluster %q not found" otherwise.
   Result<std::shared_ptr<RestClient>> client(const std::string& name) const KF_EXCLUDES(mu_);
 
+  // Whether the registry holds every KubeFedCluster that existed when its writer started, so
+  // that a reader may take a cluster's absence for absence (KubeFed's controllers wait for the
+  // KubeFedCluster informer's sync for the same reason: an empty list read too early places a
+  // federated object nowhere and drops its recorded versions). The writer's check decides until
+  // it first says yes; without one (a registry filled by hand) it is synced.
+  bool synced() const KF_EXCLUDES(mu_);
+  void setSyncedCheck(std::function<bool()> check) KF_EXCLUDES(mu_);
+
   // Listeners are called after the registry changed, outside its lock, in order of changes, on
   // the writer's thread; they must be quick (enqueue work, do not block on the network). They may
   // read the registry and unsubscribe, but must not call upsert() or remove(). A new listener is
@@ -93,6 +101,8 @@ class ClusterRegistry {
   std::map<std::string, Entry> entries_ KF_GUARDED_BY(mu_);
   std::map<ListenerId, std::shared_ptr<ClusterListener>> listeners_ KF_GUARDED_BY(mu_);
   ListenerId next_id_ KF_GUARDED_BY(mu_) = 0;
+  std::shared_ptr<const std::function<bool()>> synced_check_ KF_GUARDED_BY(mu_);
+  mutable std::atomic<bool> synced_once_{false};  // the check said yes once: it stays so
   // Held by a writer across its change and the notifications it causes (taken before mu_), so
   // listeners see changes in the order they were made; unsubscribe() takes it to wait for a
   // notification in progress.

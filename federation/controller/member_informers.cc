@@ -199,6 +199,7 @@ void MemberInformers::scheduleRetry() {
 }
 
 bool MemberInformers::synced() const {
+  if (!clusters_.synced()) return false;
   std::set<std::string> ready;
   for (const ClusterSnapshot& cluster : clusters_.clusters()) {
     if (cluster.ready) {

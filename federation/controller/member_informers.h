@@ -54,7 +54,8 @@ class MemberInformers final : public Source {
   // readable. Idempotent; must not be called from the work itself.
   void stop() override KF_EXCLUDES(mu_);
 
-  // An informer is leased and synced for exactly the clusters the registry calls ready now.
+  // The registry is synced (it knows every KubeFedCluster) and an informer is leased and synced
+  // for exactly the clusters it calls ready now.
   bool synced() const override KF_EXCLUDES(mu_);
 
   // The cached object `key` in `cluster`: null when the cache does not hold it; NotFound when

@@ -135,14 +135,8 @@ ReconcileResult propagate(SyncContext& context, const Json& federated_object,
   // kubefed.io/deleteoption is for the deletion of the federated object itself.
   const int operations = dispatchSteps(steps, members, DeleteOptions{}, dispatcher);
   DispatchOutcome dispatched = dispatcher.wait();
-  if (context.stopping) {
-    return ReconcileStatus::kOk;  // operations were cancelled: their statuses mean nothing
-  }
-  if (dispatched.timed_out) {
-    warn(context, federated_object, "OperationTimeoutError",
-         describeTimeout(operations, context.operation_timeout));
-  }
-
+  // Recorded even while stopping: the writes that completed before the cancel happened, and a
+  // version left unrecorded is a write to that member by the next process.
   if (hashes.error.empty()) {
     Status recorded =
         context.versions.update(federated_object, hashes.template_version, hashes.overrides_version,
@@ -151,6 +145,13 @@ ReconcileResult propagate(SyncContext& context, const Json& federated_object,
       spdlog::error("Failed to record the propagated versions of {}: {}",
                     objectKey(federated_object), recorded.error().describe());
     }
+  }
+  if (context.stopping) {
+    return ReconcileStatus::kOk;  // operations were cancelled: their statuses mean nothing
+  }
+  if (dispatched.timed_out) {
+    warn(context, federated_object, "OperationTimeoutError",
+         describeTimeout(operations, context.operation_timeout));
   }
 
   outcome.clusters = std::move(dispatched.clusters);

@@ -265,5 +265,27 @@ TEST_F(ClusterRegistryTest, ConcurrentWritersNotifyInOrder) {
   }
 }
 
+// Verifies the registry is synced without a writer's check, follows the check until it first
+// holds, stays synced after (clusters added later are ordinary changes), and is synced again
+// once the check is withdrawn.
+TEST_F(ClusterRegistryTest, SyncedFollowsTheWritersCheckUntilItFirstHolds) {
+  EXPECT_TRUE(registry_.synced());
+  bool complete = false;
+  int asked = 0;
+  registry_.setSyncedCheck([&] {
+    ++asked;
+    return complete;
+  });
+  EXPECT_FALSE(registry_.synced());
+  EXPECT_FALSE(registry_.synced());
+  complete = true;
+  EXPECT_TRUE(registry_.synced());
+  complete = false;
+  EXPECT_TRUE(registry_.synced());
+  EXPECT_EQ(asked, 3);
+  registry_.setSyncedCheck({});
+  EXPECT_TRUE(registry_.synced());
+}
+
 }  // namespace
 }  // namespace kf

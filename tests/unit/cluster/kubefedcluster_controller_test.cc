@@ -393,5 +393,25 @@ TEST_F(KubeFedClusterControllerTest, SpecChangeIsProbedAtOnce) {
   controller->stop();
 }
 
+// Verifies the registry is synced only once the informer has listed and each cluster it listed
+// has been reconciled: a cluster whose first reconcile is still probing keeps it unsynced.
+TEST_F(KubeFedClusterControllerTest, TheRegistryIsSyncedOnceEachListedClusterWasReconciled) {
+  fixture_.put(clusterObject("a"));
+  fixture_.put(clusterObject("b"));
+  std::atomic<bool> release_b{false};
+  fixture_.member("b").onRequest(
+      [&](const HttpRequest&) { (void)eventually([&] { return release_b.load(); }); });
+  auto controller = makeController(/*workers=*/2);
+  EXPECT_FALSE(registry_.synced()) << "nothing listed yet";
+  ASSERT_TRUE(controller->start());
+  ASSERT_TRUE(eventually([&] { return fixture_.writtenHealth("a") == ClusterHealth::kReady; }));
+  ASSERT_TRUE(eventually([&] { return fixture_.member("b").requestsTo("/healthz") == 1; }));
+  EXPECT_TRUE(registry_.cluster("b")) << "published before its probe";
+  EXPECT_FALSE(registry_.synced()) << "b's first reconcile is not over";
+  release_b = true;
+  EXPECT_TRUE(eventually([&] { return registry_.synced(); }));
+  controller->stop();
+}
+
 }  // namespace
 }  // namespace kf

@@ -286,7 +286,10 @@ TEST_F(MemberInformersTest, ManagedObjectsOfReadyClustersQueueTheirKeysUntilStop
   registry_.upsert({"member2", false, {}, nullptr}, member2_.client());
   ASSERT_TRUE(test::waitUntil([&] { return !members_->cached("member2", "ns/b"); }, seconds(30)));
   EXPECT_TRUE(members_->synced());  // every ready cluster has its informer
-  EXPECT_EQ(informers_.liveInformerCount(), 1U);
+  // The lease is dropped from the source first; the informer stops once its last holder (work
+  // in flight on the pool) lets go.
+  EXPECT_TRUE(test::waitUntil([&] { return informers_.liveInformerCount() == 1U; }, seconds(30)))
+      << informers_.liveInformerCount();
 
   members_->stop();
   member1_.put(kConfigMaps, memberConfigMap("a", /*managed=*/true, 2));
@@ -303,6 +306,20 @@ TEST_F(MemberInformersTest, ManagedObjectsOfReadyClustersQueueTheirKeysUntilStop
   probe.value().release();
   members_.reset();
   EXPECT_EQ(informers_.liveInformerCount(), 0U);
+}
+
+// Verifies the member caches are not synced while the registry is not: with no cluster known
+// yet, "every ready cluster has a synced informer" holds vacuously, and a sync pass would then
+// place the object nowhere and drop its recorded versions.
+TEST_F(MemberInformersTest, NotSyncedWhileTheRegistryIsNot) {
+  std::atomic<bool> registry_complete{false};
+  registry_.setSyncedCheck([&] { return registry_complete.load(); });
+  members_->start(target_, enqueueObject());
+  EXPECT_FALSE(test::waitUntil([&] { return members_->synced(); }, seconds(1)));
+  registry_complete = true;
+  EXPECT_TRUE(test::waitUntil([&] { return members_->synced(); }, seconds(30)));
+  members_->stop();
+  registry_.setSyncedCheck({});
 }
 
 }  // namespace
