@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <condition_variable>
 #include <deque>
+#include <map>
+#include <memory>
+#include <string>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -50,6 +53,9 @@ struct TaskPool::State {
   // Held by stop() while it joins, so that a second caller returns only once they are joined.
   Mutex join_mu;
   std::vector<std::thread> threads KF_GUARDED_BY(join_mu);
+  // The budgets lanes share by key, alive while a lane holds one.
+  Mutex budgets_mu;
+  std::map<std::string, std::weak_ptr<LaneBudget>> budgets KF_GUARDED_BY(budgets_mu);
 };
 
 namespace {
@@ -125,27 +131,96 @@ TaskPool& dispatchPool() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Budgets: a cap on the pool jobs (posted or running) of the lanes that share one. A lane that
+// finds it spent waits in line; each job that ends gives its place to the first lane in line that
+// still has work.
+
+struct LaneBudget {
+  explicit LaneBudget(std::size_t cap) : limit(std::max<std::size_t>(1, cap)) {}
+
+  // Takes a place when one is free, else puts `lane` in line unless it is there already: under
+  // one lock, so that no place given back in between goes unoffered.
+  bool takeOrWait(const std::weak_ptr<TaskLane::State>& lane, bool in_line) KF_EXCLUDES(mu) {
+    MutexLock lock(mu);
+    if (used < limit) {
+      ++used;
+      return true;
+    }
+    if (!in_line) waiting.push_back(lane);
+    return false;
+  }
+  void wait(std::weak_ptr<TaskLane::State> lane) KF_EXCLUDES(mu) {
+    MutexLock lock(mu);
+    waiting.push_back(std::move(lane));
+  }
+  // Gives a place back; the lanes then in line, to offer it to in order.
+  std::deque<std::weak_ptr<TaskLane::State>> give() KF_EXCLUDES(mu) {
+    MutexLock lock(mu);
+    --used;
+    std::deque<std::weak_ptr<TaskLane::State>> out;
+    out.swap(waiting);
+    return out;
+  }
+  // The lanes in line when a place is free (one given back while an earlier line was offered).
+  std::deque<std::weak_ptr<TaskLane::State>> lineIfPlaceFree() KF_EXCLUDES(mu) {
+    MutexLock lock(mu);
+    std::deque<std::weak_ptr<TaskLane::State>> out;
+    if (used < limit) out.swap(waiting);
+    return out;
+  }
+
+  const std::size_t limit;
+  Mutex mu;
+  std::size_t used KF_GUARDED_BY(mu) = 0;
+  std::deque<std::weak_ptr<TaskLane::State>> waiting KF_GUARDED_BY(mu);
+};
+
+std::shared_ptr<LaneBudget> TaskPool::budgetFor(const std::string& key) {
+  if (key.empty()) return nullptr;
+  const std::size_t cap = std::max<std::size_t>(1, threads() / 2);
+  MutexLock lock(state_->budgets_mu);
+  std::erase_if(state_->budgets, [](const auto& entry) { return entry.second.expired(); });
+  std::weak_ptr<LaneBudget>& slot = state_->budgets[key];
+  std::shared_ptr<LaneBudget> budget = slot.lock();
+  if (!budget) {
+    budget = std::make_shared<LaneBudget>(cap);
+    slot = budget;
+  }
+  return budget;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Lanes: each keeps its own queue and posts one pool job per task it may start now.
 
 struct TaskLane::State : std::enable_shared_from_this<TaskLane::State> {
-  State(std::shared_ptr<TaskPool::State> task_pool, std::size_t limit)
-      : pool(std::move(task_pool)), max_in_flight(std::max<std::size_t>(1, limit)) {}
+  State(std::shared_ptr<TaskPool::State> task_pool, std::size_t limit,
+        std::shared_ptr<LaneBudget> shared_budget)
+      : pool(std::move(task_pool)),
+        max_in_flight(std::max<std::size_t>(1, limit)),
+        budget(std::move(shared_budget)) {}
 
   void submit(LaneTask task) KF_EXCLUDES(mu);
   void closeQueue() KF_EXCLUDES(mu);
   void waitForRunning() KF_EXCLUDES(mu);
 
-  // Takes a slot for one more pool job if a queued task has none and the limit allows it.
+  // Takes a slot for one more pool job if a queued task has none and the limits allow it; a
+  // spent budget puts the lane in its line.
   bool claimSlotLocked() KF_REQUIRES(mu);
   void postJob() KF_EXCLUDES(mu);
   // The pool job: runs the task at the head of the queue, then posts the next one.
   void runNext() KF_EXCLUDES(mu);
   // The pool stopped before `postJob` could post: nothing queued here will ever run.
   void cancelForStoppedPool() KF_EXCLUDES(mu);
+  // A job of this lane ended (or never ran): its budget place goes to the lanes in line.
+  void releaseBudget() KF_EXCLUDES(mu);
+  // Offered a budget place: whether the lane took it (and posted a job).
+  bool offered() KF_EXCLUDES(mu);
 
   const std::shared_ptr<TaskPool::State> pool;
   const std::size_t max_in_flight;
+  const std::shared_ptr<LaneBudget> budget;  // null: no cap shared with other lanes
   Mutex mu;
+  bool in_budget_line KF_GUARDED_BY(mu) = false;
   std::condition_variable idle_cv;  // notified when `running` drops to zero
   std::deque<LaneTask> queue KF_GUARDED_BY(mu);
   std::size_t posted KF_GUARDED_BY(mu) = 0;  // jobs posted to the pool that have not started
@@ -203,8 +278,39 @@ bool TaskLane::State::claimSlotLocked() {
   if (closed || queue.size() <= posted || running + posted >= max_in_flight) {
     return false;
   }
+  if (budget && !budget->takeOrWait(weak_from_this(), in_budget_line)) {
+    in_budget_line = true;
+    return false;
+  }
   ++posted;
   return true;
+}
+
+void TaskLane::State::releaseBudget() {
+  if (!budget) return;
+  std::deque<std::weak_ptr<State>> line = budget->give();
+  while (!line.empty()) {
+    // The first lane in line that still has work takes the place; those asked before it leave
+    // the line (they have nothing to run), those after it stay in line.
+    while (!line.empty()) {
+      std::shared_ptr<State> lane = line.front().lock();
+      line.pop_front();
+      if (lane && lane->offered()) break;
+    }
+    for (auto& waiting : line) budget->wait(std::move(waiting));
+    line = budget->lineIfPlaceFree();
+  }
+}
+
+bool TaskLane::State::offered() {
+  bool post_job = false;
+  {
+    MutexLock lock(mu);
+    in_budget_line = false;
+    post_job = claimSlotLocked();
+  }
+  if (post_job) postJob();
+  return post_job;
 }
 
 void TaskLane::State::postJob() {
@@ -218,22 +324,31 @@ void TaskLane::State::runNext() {
   {
     MutexLock lock(mu);
     --posted;
-    if (queue.empty()) {
-      return;  // closed after the job was posted
+    if (!queue.empty()) {
+      task = std::move(queue.front());
+      queue.pop_front();
+      ++running;
     }
-    task = std::move(queue.front());
-    queue.pop_front();
-    ++running;
+  }
+  if (!task) {
+    releaseBudget();
+    return;  // closed after the job was posted
   }
   {
     RunningLaneMark mark(this);
     task(false);
     task = nullptr;  // what it holds goes before close() may return
   }
-  bool post_job = false;
   {
     MutexLock lock(mu);
     --running;
+  }
+  // The lanes in line are offered the place first, then this lane claims again: lanes sharing a
+  // budget take turns.
+  releaseBudget();
+  bool post_job = false;
+  {
+    MutexLock lock(mu);
     post_job = claimSlotLocked();
     if (running == 0) {
       idle_cv.notify_all();
@@ -251,6 +366,7 @@ void TaskLane::State::cancelForStoppedPool() {
     --posted;
     cancelled.swap(queue);
   }
+  releaseBudget();
   cancelAll(cancelled);
 }
 
@@ -272,8 +388,8 @@ void TaskLane::State::waitForRunning() {
   idle_cv.wait(lock.native(), [this]() KF_REQUIRES(mu) { return running == 0; });
 }
 
-TaskLane::TaskLane(TaskPool& pool, std::size_t max_in_flight)
-    : state_(std::make_shared<State>(pool.state_, max_in_flight)) {}
+TaskLane::TaskLane(TaskPool& pool, std::size_t max_in_flight, const std::string& budget_key)
+    : state_(std::make_shared<State>(pool.state_, max_in_flight, pool.budgetFor(budget_key))) {}
 
 TaskLane::~TaskLane() { close(); }
 

@@ -14,6 +14,8 @@
 
 namespace kf {
 
+struct LaneBudget;
+
 class TaskPool {
  public:
   // Starts `threads` threads (at least one), named `name` in logs.
@@ -24,6 +26,8 @@ class TaskPool {
   TaskPool& operator=(const TaskPool&) = delete;
 
   std::size_t threads() const;
+  // The budget lanes with `key` share (null for ""): made on first use, gone with its last lane.
+  std::shared_ptr<LaneBudget> budgetFor(const std::string& key);
   // Runs what is queued, then joins the threads. Later work is cancelled: a lane's queue when it
   // next needs a thread, on the thread that found the pool stopped (the submitting one, or the
   // one of the lane's last task). Lanes should be closed first. Idempotent. Called from a pool
@@ -45,8 +49,9 @@ class TaskPool {
 // per_cluster_concurrency (default 4) of them in flight per cluster. Sixteen threads keep four
 // clusters at that concurrency, or sixteen at one each, writing at once, which is about what the
 // member clients' rate limits let through on a small control plane, while a fleet of any size
-// costs no more threads. The price: clusters that do not answer can hold every thread (one such
-// cluster with four busy types) until their requests time out, and the others' operations wait.
+// costs no more threads. Lanes that share a budget key (a cluster's, across every federated
+// type) have at most half the pool's threads in flight together, so that one cluster that does
+// not answer, however many types are busy with it, leaves the other half to the others.
 inline constexpr int kMemberIoThreads = 16;
 // Handler calls only turn events into work-queue keys (they must not block): two threads keep
 // delivery going while one handler is slow, and cost little on the small machines this runs on.
@@ -75,8 +80,12 @@ using LaneTask = std::function<void(bool cancelled)>;
 class TaskLane {
  public:
   // The lane shares the pool's state, so either may go first; once the pool has stopped, the
-  // lane's tasks are cancelled. `max_in_flight` is at least one.
-  explicit TaskLane(TaskPool& pool, std::size_t max_in_flight = 1);
+  // lane's tasks are cancelled. `max_in_flight` is at least one. Lanes of one pool that give the
+  // same non-empty `budget_key` also share a cap of half the pool's threads (at least one) on
+  // their tasks in flight together; a lane that finds it spent waits its turn, in order, as the
+  // others' tasks end.
+  explicit TaskLane(TaskPool& pool, std::size_t max_in_flight = 1,
+                    const std::string& budget_key = "");
   // close().
   ~TaskLane();
   TaskLane(const TaskLane&) = delete;
@@ -94,6 +103,7 @@ class TaskLane {
   std::size_t running() const;
 
  private:
+  friend struct LaneBudget;  // keeps the lanes waiting for a place
   struct State;
   std::shared_ptr<State> state_;
 };

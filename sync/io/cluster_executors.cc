@@ -21,7 +21,7 @@ void ClusterExecutors::submit(const std::string& cluster, ClusterTask task) {
       pruneForgottenLocked();
       LanePtr& slot = lanes_[cluster];
       if (!slot) {
-        slot = std::make_shared<TaskLane>(pool_, per_cluster_limit_);
+        slot = std::make_shared<TaskLane>(pool_, per_cluster_limit_, cluster);
       }
       lane = slot;
     }

@@ -1,9 +1,10 @@
 #pragma once
 // Runs blocking member-cluster operations on a shared TaskPool (the member I/O pool in
 // production), through one lane per cluster: each cluster has its own queue and at most
-// `per_cluster_limit` operations in flight, so a slow or dead cluster holds up only its own
-// operations, never another cluster's, as long as the pool has threads left. No thread belongs
-// to a cluster: the process's thread count does not grow with the fleet.
+// `per_cluster_limit` operations in flight, and a cluster's lanes of every federated type (each
+// type has its executors) share the pool's budget for that cluster name, half its threads, so a
+// slow or dead cluster holds up only its own operations, never another cluster's. No thread
+// belongs to a cluster: the process's thread count does not grow with the fleet.
 
 #include <cstddef>
 #include <map>

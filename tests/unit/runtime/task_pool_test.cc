@@ -134,6 +134,77 @@ TEST(TaskLaneTest, ABlockedLaneDoesNotDelayAnother) {
   gate.open();
 }
 
+// Verifies that lanes sharing a budget key have at most half the pool's threads in flight
+// together, while lanes of another key and lanes without one still run.
+TEST(TaskLaneTest, LanesSharingABudgetKeyRunAtMostHalfThePoolTogether) {
+  Gate gate;
+  Counter running;
+  Counter finished;
+  TaskPool pool(4, "test");
+  std::vector<std::unique_ptr<TaskLane>> shared;
+  for (int i = 0; i < 3; ++i) shared.push_back(std::make_unique<TaskLane>(pool, 2, "a"));
+  for (auto& lane : shared) {
+    for (int i = 0; i < 3; ++i) {
+      lane->submit([&](bool cancelled) {
+        ASSERT_FALSE(cancelled);
+        running.add();
+        EXPECT_TRUE(gate.pass());
+        running.add(-1);
+        finished.add();
+      });
+    }
+  }
+  ASSERT_TRUE(running.waitFor(2));
+  Counter others_done;
+  TaskLane other_key(pool, 2, "b");
+  TaskLane no_key(pool, 2);
+  for (int i = 0; i < 10; ++i) {
+    other_key.submit([&](bool) { others_done.add(); });
+    no_key.submit([&](bool) { others_done.add(); });
+  }
+  ASSERT_TRUE(others_done.waitFor(20));
+  EXPECT_EQ(running.value(), 2);
+  gate.open();
+  ASSERT_TRUE(finished.waitFor(9));
+  EXPECT_EQ(running.peak(), 2);
+}
+
+// Verifies that lanes sharing a budget take turns in the order they started waiting: a place
+// given back goes to the first lane in line, before the lane that gave it claims again. (Later
+// turns depend on which thread claims first, so only the first hand-over is checked.)
+TEST(TaskLaneTest, LanesSharingABudgetTakeTurns) {
+  Gate first;
+  Recorder order;
+  Counter started;
+  Counter done;
+  TaskPool pool(2, "test");  // a budget of one place
+  TaskLane one(pool, 2, "k");
+  TaskLane two(pool, 2, "k");
+  one.submit([&](bool) {
+    started.add();
+    EXPECT_TRUE(first.pass());
+    order.add(10);
+    done.add();
+  });
+  ASSERT_TRUE(started.waitFor(1));
+  for (int i = 1; i <= 2; ++i) {  // `two` starts waiting first
+    two.submit([&, i](bool) {
+      order.add(20 + i);
+      done.add();
+    });
+    one.submit([&, i](bool) {
+      order.add(10 + i);
+      done.add();
+    });
+  }
+  first.open();
+  ASSERT_TRUE(done.waitFor(5));
+  const std::vector<int> ran = order.values();
+  ASSERT_EQ(ran.size(), 5U);
+  EXPECT_EQ(ran[0], 10);
+  EXPECT_EQ(ran[1], 21) << "the place went back to the lane that gave it";
+}
+
 TEST(TaskLaneTest, CloseCancelsQueuedTasksAndWaitsForRunningOnes) {
   Gate gate;
   Counter started;

@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <memory>
 #include <set>
 #include <thread>
+#include <vector>
 
 #include "tests/support/waiting.h"
 
@@ -65,6 +67,46 @@ TEST(ClusterExecutorsTest, ABlockedClusterDoesNotDelayAnother) {
   });
   EXPECT_TRUE(done_b.waitFor(1));
   gate.open();
+}
+
+// Verifies that a cluster that does not answer, with every federated type (an executor each)
+// busy with it, holds at most half the pool's threads: another cluster's operations of every type
+// still run. Before the shared budget, four types at two operations each held all four threads.
+TEST(ClusterExecutorsTest, AClusterBlockedForEveryTypeHoldsAtMostHalfThePool) {
+  Gate gate;
+  Counter running_frozen;
+  Counter finished;
+  Counter done_ok;
+  TaskPool pool(kPoolThreads, "test");
+  constexpr int kTypes = 4;
+  std::vector<std::unique_ptr<ClusterExecutors>> types;
+  for (int t = 0; t < kTypes; ++t) types.push_back(std::make_unique<ClusterExecutors>(pool, 2));
+  for (auto& type : types) {
+    for (int i = 0; i < 2; ++i) {
+      type->submit("frozen", [&](bool cancelled) {
+        if (cancelled) {
+          finished.add();
+          return;
+        }
+        running_frozen.add();
+        EXPECT_TRUE(gate.pass());
+        running_frozen.add(-1);
+        finished.add();
+      });
+    }
+  }
+  ASSERT_TRUE(running_frozen.waitFor(kPoolThreads / 2));
+  for (auto& type : types) {
+    type->submit("ok", [&](bool cancelled) {
+      EXPECT_FALSE(cancelled);
+      done_ok.add();
+    });
+  }
+  EXPECT_TRUE(done_ok.waitFor(kTypes));
+  EXPECT_EQ(running_frozen.value(), kPoolThreads / 2);
+  gate.open();
+  ASSERT_TRUE(finished.waitFor(kTypes * 2));
+  EXPECT_EQ(running_frozen.peak(), kPoolThreads / 2);
 }
 
 // However many clusters there are, their tasks run on the pool's threads only.
