@@ -290,8 +290,9 @@ void TaskLane::State::releaseBudget() {
   if (!budget) return;
   std::deque<std::weak_ptr<State>> line = budget->give();
   while (!line.empty()) {
-    // The first lane in line that still has work takes the place; those asked before it leave
-    // the line (they have nothing to run), those after it stay in line.
+    // The first lane in line that can start a task takes the place. Those asked before it leave
+    // the line: they have nothing queued, or their own limit is reached and a task of theirs
+    // that ends makes them claim again. Those after it stay in line.
     while (!line.empty()) {
       std::shared_ptr<State> lane = line.front().lock();
       line.pop_front();
