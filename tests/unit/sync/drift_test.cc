@@ -59,7 +59,7 @@ INSTANTIATE_TEST_SUITE_P(
                       MemberUpdatePlan{.record_member_version = true}},
         DriftPlanCase{"ReportOnlyNeverWritten", DriftMode::kReportOnly, kMemberNeverWritten,
                       kWriteOnly}),
-    [](const ::testing::TestParamInfo<DriftPlanCase>& info) { return info.param.name; });
+    [](const ::testing::TestParamInfo<DriftPlanCase>& row) { return row.param.name; });
 
 // Verifies that each drifted field is attributed to the manager that last wrote it, ours never.
 TEST(AttributeDriftTest, NamesTheManagerOfEachFieldFromManagedFields) {
