@@ -36,8 +36,9 @@ std::vector<DriftedField> attributeDrift(const std::vector<FieldDifference>& dif
   std::vector<DriftedField> out;
   out.reserve(differences.size());
   for (const FieldDifference& difference : differences) {
+    FieldWrite write = lastWriteOf(live, difference.path, own_manager);
     out.push_back(DriftedField{difference.path, difference.desired, difference.live,
-                               lastWriterOf(live, difference.path, own_manager)});
+                               std::move(write.manager), std::move(write.time)});
   }
   return out;
 }
@@ -50,7 +51,7 @@ std::string driftMessage(const std::string& cluster, const std::vector<DriftedFi
         std::string(i == 0 ? " " : "; ") + field.path + " is " + shown(field.live) + " (desired " +
         shown(field.desired) + ", changed by " +
         (field.manager.empty() ? std::string("an unknown manager") : "\"" + field.manager + "\"") +
-        ")";
+        (field.changed_at.empty() ? "" : " at " + field.changed_at) + ")";
   }
   if (fields.size() > kMaxFieldsNamed) {
     out += "; and " + std::to_string(fields.size() - kMaxFieldsNamed) + " more fields";

@@ -63,6 +63,9 @@ struct DriftedField {
   std::optional<Json> desired;  // what the controller would write (nullopt: nothing)
   std::optional<Json> live;     // what the member holds (nullopt: absent)
   std::string manager;          // who last wrote it in the member ("": unknown)
+  // When that manager last wrote the member (its managedFields entry's time; "": unknown): the
+  // member API server's clock, and the same across controller restarts.
+  std::string changed_at;
 
   bool operator==(const DriftedField&) const = default;
 };
@@ -73,9 +76,10 @@ std::vector<DriftedField> attributeDrift(const std::vector<FieldDifference>& dif
                                          const Json& live, std::string_view own_manager);
 
 // The DriftDetected message: `Cluster "member1" drifted from the federated object: /data/key is
-// "b" (desired "a", changed by "kubectl-edit")`; values longer than 100 characters are cut, and
-// fields beyond the first 10 are counted, so that a message stays small. Stable for the same
-// drift, so that repeated reports of it become one event with a count and first and last times.
+// "b" (desired "a", changed by "kubectl-edit" at 2026-01-02T00:00:00Z)`; values longer than 100
+// characters are cut, and fields beyond the first 10 are counted, so that a message stays small.
+// Stable for the same drift, so that repeated reports of it become one event with a count and first
+// and last times.
 std::string driftMessage(const std::string& cluster, const std::vector<DriftedField>& fields);
 
 }  // namespace kf::sync

@@ -197,8 +197,12 @@ bool entryOwns(const Json& entry, const Json& live, const std::vector<std::strin
 }  // namespace
 
 std::string lastWriterOf(const Json& live, std::string_view path, std::string_view except) {
+  return lastWriteOf(live, path, except).manager;
+}
+
+FieldWrite lastWriteOf(const Json& live, std::string_view path, std::string_view except) {
   const Json* entries = managedFieldsOf(live);
-  if (entries == nullptr) return "";
+  if (entries == nullptr) return {};
   const std::vector<std::string> segments = segmentsOf(path);
   std::string writer;
   std::string newest;
@@ -213,7 +217,7 @@ std::string lastWriterOf(const Json& live, std::string_view path, std::string_vi
       newest = time;
     }
   }
-  return writer;
+  return {writer, writer.empty() ? "" : newest};
 }
 
 std::vector<std::string> ownersOf(const Json& live, std::string_view path) {

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -284,6 +285,16 @@ TEST_F(DriftE2ETest, ReportOnlyReportsAHandEditWithinSecondsAndLeavesItThroughAR
   EXPECT_TRUE(
       eventually([&] { return fed().driftReports(name).size() > reports_before; }, seconds(30)))
       << fed().manager().log();
+  // The restarted process counted its own report.
+  const std::string metrics = httpGet(servedPort(fed().manager(), "/metrics"), "/metrics");
+  double drift_count = 0;
+  for (const auto& sample : metrics::samplesNamed(metrics, "kubefedcpp_drift_detected_total")) {
+    if (sample.labels == std::map<std::string, std::string, std::less<>>{
+                             {"cluster", "member1"}, {"type", "federatedconfigmap"}}) {
+      drift_count = sample.value;
+    }
+  }
+  EXPECT_GE(drift_count, 1) << metrics;
   EXPECT_TRUE(holdsFor(
       [&] {
         return fed().memberValue("member1", name) == "edited" &&

@@ -83,7 +83,8 @@ ForecastInputs driftInputsWithAHandEdit(const Json& federated_object) {
   return in;
 }
 
-const DriftedField kHandEdit{"/data/key", Json("v1"), Json("by hand"), "kubectl-edit"};
+const DriftedField kHandEdit{"/data/key", Json("v1"), Json("by hand"), "kubectl-edit",
+                             "2026-01-02T00:00:00Z"};
 
 // Verifies ReportOnly: the drifted member is reported (path, both values, editor) and left
 // alone with the status Drifted; the other member is untouched.

@@ -61,7 +61,8 @@ INSTANTIATE_TEST_SUITE_P(
                       kWriteOnly}),
     [](const ::testing::TestParamInfo<DriftPlanCase>& row) { return row.param.name; });
 
-// Verifies that each drifted field is attributed to the manager that last wrote it, ours never.
+// Verifies that each drifted field is attributed to the manager that last wrote it, and when,
+// ours never.
 TEST(AttributeDriftTest, NamesTheManagerOfEachFieldFromManagedFields) {
   const Json live = parsed(R"({
     "metadata": {"managedFields": [
@@ -73,17 +74,20 @@ TEST(AttributeDriftTest, NamesTheManagerOfEachFieldFromManagedFields) {
   const std::vector<FieldDifference> differences = {{"/data/a", Json("1"), Json("by hand")},
                                                     {"/data/b", Json("1"), Json("2")}};
   EXPECT_EQ(attributeDrift(differences, live, "kubefed-cpp"),
-            (std::vector<DriftedField>{{"/data/a", Json("1"), Json("by hand"), "kubectl-edit"},
-                                       {"/data/b", Json("1"), Json("2"), ""}}));
+            (std::vector<DriftedField>{
+                {"/data/a", Json("1"), Json("by hand"), "kubectl-edit", "2026-01-02T00:00:00Z"},
+                {"/data/b", Json("1"), Json("2"), ""}}));
 }
 
 // Verifies the event message: cluster, paths, both values, manager; absent values and unknown
 // managers in words.
 TEST(DriftMessageTest, NamesClusterPathsValuesAndManager) {
-  EXPECT_EQ(driftMessage("member1", {{"/data/key", Json("wanted"), Json("edited"), "kubectl-edit"},
+  EXPECT_EQ(driftMessage("member1", {{"/data/key", Json("wanted"), Json("edited"), "kubectl-edit",
+                                      "2026-01-02T00:00:00Z"},
                                      {"/data/gone", Json("x"), std::nullopt, ""}}),
             "Cluster \"member1\" drifted from the federated object: /data/key is \"edited\" "
-            "(desired \"wanted\", changed by \"kubectl-edit\"); /data/gone is absent (desired "
+            "(desired \"wanted\", changed by \"kubectl-edit\" at 2026-01-02T00:00:00Z); /data/gone "
+            "is absent (desired "
             "\"x\", changed by an unknown manager)");
 }
 
