@@ -349,6 +349,21 @@ TEST_F(DriftE2ETest, NoDriftAfterAMemberAPIServerRestartOrForANewlyJoinedCluster
       eventually([&] { return fed().summary(name) == "True member1 member2"; }, seconds(60)))
       << fed().summary(name);
 
+  // A template change is propagated to every member: their objects differ from the new template,
+  // but no version is recorded for it yet, so that is propagation, not drift.
+  auto changed = ResourceClient(fed().host(), kFederatedConfigMaps, fed().workNamespace())
+                     .patch(name, PatchType::kMerge,
+                            R"({"spec":{"template":{"data":{"key":"wanted again"}}}})");
+  ASSERT_TRUE(changed) << changed.error().describe();
+  EXPECT_TRUE(eventually(
+      [&] {
+        return fed().memberValue("member1", name) == "wanted again" &&
+               fed().memberValue("member2", name) == "wanted again" &&
+               fed().summary(name) == "True member1 member2";
+      },
+      seconds(30)))
+      << fed().summary(name);
+
   // member2's API server restarts: its objects keep their versions, nothing drifted.
   struct Restart {
     ~Restart() { LocalClusters::get().script("start member2"); }
@@ -387,7 +402,7 @@ TEST_F(DriftE2ETest, NoDriftAfterAMemberAPIServerRestartOrForANewlyJoinedCluster
       eventually([&] { return fed().summary(name) == "True member1 member2"; }, seconds(60)))
       << fed().summary(name) << "\n"
       << fed().manager().log();
-  EXPECT_EQ(fed().memberValue("member2", name), "wanted");
+  EXPECT_EQ(fed().memberValue("member2", name), "wanted again");
   EXPECT_TRUE(fed().driftReports(name).empty())
       << ::testing::PrintToString(fed().driftReports(name));
 }
