@@ -4,9 +4,9 @@
 
 #include <cctype>
 
-#include "apis/meta/ascii.h"
 #include "apis/meta/field_errors.h"
 #include "federation/metrics/kubefed_metrics.h"
+#include "sync/io/drift_and_apply.h"
 #include "sync/plan/desired_object.h"
 #include "sync/plan/drift.h"
 #include "sync/plan/managed_label.h"
@@ -103,25 +103,6 @@ const std::vector<std::string>& ownManagers() {
   return managers;
 }
 
-// A DriftDetected Warning event and the drift metric. The cache holds no managedFields, so who
-// changed the fields is read from the member object itself (`read`, or one GET).
-void reportDrift(const MemberObjectContext& context, RestClient& client, const std::string& cluster,
-                 const std::vector<FieldDifference>& drift, const Json* read) {
-  Result<Json> live = read != nullptr ? Result<Json>(*read)
-                                      : resourceClient(context, client).get(context.target.name);
-  const std::vector<DriftedField> fields =
-      attributeDrift(drift, live ? live.value() : Json::object(), kControllerUpdateManager);
-  const std::string message = driftMessage(cluster, fields);
-  if (!context.federated) return;
-  metrics::countDriftDetected(toLower(context.federated->value("kind", "")), cluster);
-  if (!context.recorder) {
-    spdlog::warn("{}", message);
-    return;
-  }
-  context.recorder->event(referenceTo(*context.federated), EventType::kWarning,
-                          kDriftDetectedReason, message);
-}
-
 void warnAboutDroppedTemplateFields(const MemberObjectContext& context, bool dropped_annotations,
                                     bool dropped_finalizers) {
   if (!context.recorder || !context.federated) {
@@ -153,33 +134,6 @@ std::optional<Json> desiredFor(const MemberObjectContext& context, const Operati
   return std::move(desired.object);
 }
 
-void recordFieldsOwnedElsewhere(const MemberObjectContext& context, const std::string& cluster,
-                                const std::vector<OwnedField>& yielded) {
-  const std::string message = fieldOwnedElsewhereMessage(cluster, yielded);
-  if (!context.recorder || !context.federated) {
-    spdlog::info("{}", message);
-    return;
-  }
-  context.recorder->event(referenceTo(*context.federated), EventType::kWarning,
-                          kFieldOwnedElsewhereReason, message);
-}
-
-// The apply of `decision.desired`. A conflict only with the controller's own earlier updates
-// (the object was written with PUT before ServerSide was chosen) takes those fields back with
-// force; any other conflict fails the update, to be retried with a fresh read of the owners.
-Result<Json> applyInCluster(const MemberObjectContext& context, RestClient& client,
-                            const UpdateDecision& decision) {
-  ResourceClient objects = resourceClient(context, client);
-  Result<Json> applied =
-      objects.apply(decision.desired, ApplyOptions{.field_manager = kApplyFieldManager});
-  if (!applied && isConflict(applied.error()) &&
-      conflictsOnlyWith(applied.error().causes, {kControllerUpdateManager})) {
-    applied = objects.apply(decision.desired,
-                            ApplyOptions{.field_manager = kApplyFieldManager, .force = true});
-  }
-  return applied;
-}
-
 void update(const MemberObjectContext& context, RestClient& client, const Json& cached_object,
             OperationReport& report, bool adopting) {
   const SteadyTime start = context.clock->now();
@@ -207,7 +161,7 @@ void update(const MemberObjectContext& context, RestClient& client, const Json& 
     return;
   }
   if (!decision.yielded.empty()) {
-    recordFieldsOwnedElsewhere(context, report.cluster(), decision.yielded);
+    reportFieldsOwnedElsewhere(context, report.cluster(), decision.yielded);
   }
   if (!decision.drift.empty()) {
     reportDrift(context, client, report.cluster(), decision.drift, read ? &*read : nullptr);
@@ -223,7 +177,7 @@ void update(const MemberObjectContext& context, RestClient& client, const Json& 
   }
   recordEvent(context, kUpdate, report.cluster());
   Result<Json> updated = decision.server_side
-                             ? applyInCluster(context, client, decision)
+                             ? applyToMember(context, client, decision.desired)
                              : resourceClient(context, client).update(decision.desired);
   if (!updated) {
     recordOperationError(context, kUpdate, report, PropagationStatus::kUpdateFailed,
