@@ -198,10 +198,6 @@ bool isAlreadyExists(const MemberObjectContext& context, const ApiError& error) 
          (context.target_type.kind == "Namespace" && error.reason == Reason::kServerTimeout);
 }
 
-}  // namespace
-
-namespace {
-
 std::string recordedVersion(const MemberObjectContext& context, const std::string& cluster) {
   auto recorded = context.recorded_versions.find(cluster);
   return recorded == context.recorded_versions.end() ? "" : recorded->second;
