@@ -31,6 +31,12 @@ void printCluster(const ObjectPlan& plan, const MemberForecast& member, std::ost
   if (auto note = plan.notes.find(member.cluster); note != plan.notes.end()) {
     out << "    note: " << note->second << "\n";
   }
+  if (!member.drift.empty()) {
+    out << "    " << sync::driftMessage(member.cluster, member.drift) << "\n";
+  }
+  if (!member.yielded.empty()) {
+    out << "    " << sync::fieldOwnedElsewhereMessage(member.cluster, member.yielded) << "\n";
+  }
   auto diff = plan.diffs.find(member.cluster);
   if (diff == plan.diffs.end()) return;
   if (diff->second.empty()) {
@@ -90,6 +96,24 @@ Json clusterJson(const ObjectPlan& plan, const MemberForecast& member) {
   }
   if (auto note = plan.notes.find(member.cluster); note != plan.notes.end()) {
     out["note"] = note->second;
+  }
+  if (!member.drift.empty()) {
+    Json drift = Json::array();
+    for (const sync::DriftedField& field : member.drift) {
+      drift.push_back({{"path", field.path},
+                       {"desired", field.desired.value_or(Json())},
+                       {"live", field.live.value_or(Json())},
+                       {"manager", field.manager}});
+    }
+    out["drift"] = std::move(drift);
+  }
+  if (member.server_side) out["serverSideApply"] = true;
+  if (!member.yielded.empty()) {
+    Json yielded = Json::array();
+    for (const sync::OwnedField& field : member.yielded) {
+      yielded.push_back({{"path", field.path}, {"manager", field.manager}});
+    }
+    out["fieldsOwnedElsewhere"] = std::move(yielded);
   }
   return out;
 }

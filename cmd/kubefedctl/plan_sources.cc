@@ -297,6 +297,10 @@ void PlanSources::addDiffs(const sync::SyncTypeInfo& type, ObjectPlan& plan) {
       ResourceClient objects(*client, type.target_resource, target_ns);
       auto dry_run = member.action == sync::MemberAction::kCreate
                          ? objects.create(member.desired, WriteOptions{.dry_run = true})
+                     : member.server_side
+                         ? objects.apply(member.desired,
+                                         ApplyOptions{.field_manager = sync::kApplyFieldManager,
+                                                      .dry_run = true})
                          : objects.update(member.desired, WriteOptions{.dry_run = true});
       if (dry_run) {
         written = std::move(dry_run).value();

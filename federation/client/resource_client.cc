@@ -167,6 +167,19 @@ Result<Json> ResourceClient::patch(const std::string& name, PatchType type,
                            .idempotent = false});
 }
 
+Result<Json> ResourceClient::apply(const Json& object, const ApplyOptions& options) {
+  std::vector<std::pair<std::string, std::string>> query = {
+      {"fieldManager", options.field_manager}};
+  if (options.force) query.emplace_back("force", "true");
+  if (options.dry_run) query.emplace_back("dryRun", "All");
+  return client_.sendJson({.method = "PATCH",
+                           .path = objectPath(objectName(object)),
+                           .query = std::move(query),
+                           .body = object.dump(),
+                           .content_type = "application/apply-patch+yaml",
+                           .idempotent = false});
+}
+
 Status ResourceClient::remove(const std::string& name, const DeleteOptions& options) {
   KF_TRYV(client_.send(
       {.method = "DELETE", .path = objectPath(name), .body = deleteOptionsBody(options).dump()}));

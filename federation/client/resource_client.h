@@ -21,6 +21,13 @@ struct WriteOptions {
   bool dry_run = false;
 };
 
+// Options of a server-side apply.
+struct ApplyOptions {
+  std::string field_manager;  // required
+  bool force = false;         // take fields other managers own instead of failing with Conflict
+  bool dry_run = false;       // dryRun=All, as WriteOptions
+};
+
 class ResourceClient {
  public:
   // `ns` is ignored for cluster-scoped resources; "" on a namespaced one means all namespaces
@@ -40,6 +47,11 @@ class ResourceClient {
   Result<Json> updateStatus(const Json& object);
   Result<Json> patch(const std::string& name, PatchType type, const std::string& patch,
                      const std::string& subresource = "");
+  // Server-side apply: `object` (its fields the intent of the field manager) as an apply patch
+  // (application/apply-patch+yaml; JSON is YAML). Unless forced, a field another manager owns
+  // with another value fails the whole request with Conflict, its causes naming each field and
+  // manager. Creates the object when it does not exist.
+  Result<Json> apply(const Json& object, const ApplyOptions& options);
   Status remove(const std::string& name, const DeleteOptions& options = {});
   Result<WatchPtr> watch(const ListOptions& options);
 

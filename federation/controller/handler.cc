@@ -18,8 +18,15 @@ Handler Handler::updatesWhen(UpdateFilter filter) && {
   return std::move(*this);
 }
 
+Handler Handler::delayedBy(std::function<Duration(const std::string& key)> delay_for) && {
+  delay_of = std::move(delay_for);
+  return std::move(*this);
+}
+
 void Handler::deliver(const Json* object, EnqueueTarget& target) const {
-  for (const std::string& key : keys(object)) target.enqueueAfter(key, delay);
+  for (const std::string& key : keys(object)) {
+    target.enqueueAfter(key, delay_of ? delay_of(key) : delay);
+  }
 }
 
 Handler enqueueObject(Duration delay) { return enqueueMapped(keyOfObject, delay); }

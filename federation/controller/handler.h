@@ -35,11 +35,15 @@ struct Handler {
   // The keys an event concerns; `object` is null for an event about no object.
   std::function<std::vector<std::string>(const Json* object)> keys;
   Duration delay{0};  // how long after the event they are queued
+  // When set, the delay of each key instead of `delay`.
+  std::function<Duration(const std::string& key)> delay_of;
   // Whether an update counts (adds and deletes always do): KubeFed's rule by default.
   UpdateFilter update_filter = objectChanged;
 
   // This handler, counting only the updates `filter` accepts.
   Handler updatesWhen(UpdateFilter filter) &&;
+  // This handler, queueing each key after `delay_for(key)`.
+  Handler delayedBy(std::function<Duration(const std::string& key)> delay_for) &&;
   // Queues into `target` the keys an event about `object` (null: none in particular) concerns.
   void deliver(const Json* object, EnqueueTarget& target) const;
 };

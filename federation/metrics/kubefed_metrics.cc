@@ -129,6 +129,15 @@ void observeControllerReconcile(std::string_view controller, Duration elapsed) {
 
 void countWorkqueueRetry(std::string_view name) { kubefed().workqueue_retries.inc({name}); }
 
+void countDriftDetected(std::string_view type, std::string_view cluster) {
+  static Counter& drift = defaultRegistry().counter(
+      "kubefedcpp_drift_detected_total",
+      "Member objects found drifted from their federated object, by federated type and cluster: "
+      "one per propagation pass that reports a drift.",
+      {"type", "cluster"});
+  drift.inc({type, cluster});
+}
+
 std::string renderPrometheusText() {
   kubefed();  // KubeFed's families are on /metrics from the first scrape
   return defaultRegistry().render();

@@ -31,6 +31,11 @@ void observeControllerReconcile(std::string_view controller, Duration elapsed);
 // other workqueue_* series come from the queues themselves (workqueue_metrics.h).
 void countWorkqueueRetry(std::string_view name);
 
+// Ours: a propagation pass found the member object of a federated object of `type` (its
+// lower-case kind) drifted in `cluster` (kubefedcpp_drift_detected_total). The family is
+// registered on first use, so /metrics shows it only once a drift policy reported something.
+void countDriftDetected(std::string_view type, std::string_view cluster);
+
 // The whole registry in the Prometheus text exposition format (version 0.0.4).
 std::string renderPrometheusText();
 

@@ -52,15 +52,33 @@ std::string updateReason(const MemberObjectContext& members, const std::string& 
 
 MemberForecast forecastUpdate(MemberForecast out, const MemberObjectContext& members,
                               const Json& cluster_object, bool adopting) {
-  UpdateDecision decision = decideUpdate(members, out.cluster, cluster_object);
+  // The members were read from their API servers, managedFields included.
+  UpdateDecision decision =
+      decideUpdate(members, out.cluster, cluster_object, /*has_managed_fields=*/true);
+  out.server_side = decision.server_side;
+  out.yielded = decision.yielded;
   if (!decision.ok()) {
     out.status = decision.failure;
     out.reason = decision.error;
     return out;
   }
   out.status = statusAfterWait(provisionalStatus(OperationKind::kUpdate));
+  out.drift = attributeDrift(decision.drift, cluster_object, kControllerUpdateManager);
+  if (!decision.write && !out.drift.empty()) {
+    out.status = PropagationStatus::kDrifted;
+    out.reason =
+        "the member object drifted from what the controller last wrote there, and "
+        "the drift policy ReportOnly leaves it so";
+    return out;
+  }
   if (!decision.write) {
-    out.reason = "up to date: the member object has the version last written";
+    out.reason = !decision.yielded.empty()
+                     ? "the member object differs only in fields other managers own there: "
+                       "nothing to write"
+                 : decision.record_member_version
+                     ? "the member object changed, but not in a field the controller sends: "
+                       "nothing to write"
+                     : "up to date: the member object has the version last written";
     return out;
   }
   out.action = adopting ? MemberAction::kAdopt : MemberAction::kUpdate;
@@ -226,6 +244,10 @@ PropagationForecast forecastPropagation(const ForecastInputs& inputs) {
                              : ClusterVersions{},
                          inputs.host_namespace_uid);
   members.version_error = hashes.error;
+  // An invalid policy is KubeFed's in the pass too (which warns about it).
+  Result<MemberPolicy> policy =
+      resolveMemberPolicy(inputs.type.policy_defaults, inputs.federated_object);
+  if (policy) members.policy = std::move(policy.value());
 
   std::set<std::string> placement;
   if (!forecast.deleting) {

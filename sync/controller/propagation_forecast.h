@@ -17,7 +17,9 @@
 #include "apis/core/propagated_version.h"
 #include "federation/cluster/cluster_registry.h"
 #include "sync/controller/sync_context.h"
+#include "sync/plan/drift.h"
 #include "sync/plan/federated_status.h"
+#include "sync/plan/server_side_apply.h"
 
 namespace kf::sync {
 
@@ -60,6 +62,13 @@ struct MemberForecast {
   std::string reason;  // why, in words
   Json live;           // the member object as it is (null: none)
   Json desired;        // create, adopt, update: the object the controller would send
+  // With a drift policy that reports: the fields the member holds unlike what the controller
+  // last wrote there, as the pass would report them (drift.h).
+  std::vector<DriftedField> drift;
+  // kubefed-cpp.io/apply: ServerSide: `desired` is an apply patch, without the fields other
+  // managers own in the member (`yielded`).
+  bool server_side = false;
+  std::vector<OwnedField> yielded;
 };
 
 struct PropagationForecast {

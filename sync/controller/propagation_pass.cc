@@ -123,6 +123,13 @@ ReconcileResult propagate(SyncContext& context, const Json& federated_object,
                                                           hashes.overrides_version)
                            : ClusterVersions{});
   members->version_error = hashes.error;
+  Result<MemberPolicy> policy = resolveMemberPolicy(context.type.policy_defaults, federated_object);
+  if (policy) {
+    members->policy = std::move(policy.value());
+  } else {
+    warn(context, federated_object, "InvalidDriftPolicy",
+         policy.error().message + "; KubeFed's behaviour (Revert) applies until it is corrected");
+  }
 
   // Observe, decide, act.
   SyncObservation observed = observeClusters(context, clusters, *members);

@@ -24,6 +24,8 @@ Result<SyncTypeInfo> syncTypeInfo(core::FederatedTypeConfig ftc, const ControlPl
   info.kubefed_namespace = config.kubefed_namespace;
   info.namespace_scoped_control_plane = config.namespaced_scope;
   info.skip_adopting = config.skip_adopting_resources;
+  info.policy_defaults =
+      policyAnnotations(objectAnnotations(Json{{"metadata", ftc.header.metadata}}));
   if (config.namespaced_scope && !info.target_type.namespaced()) {
     return makeError(Reason::kInvalid,
                      "FederatedTypeConfig " + ftc.name() + ": the cluster-scoped type " +

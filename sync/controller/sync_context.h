@@ -35,6 +35,9 @@ struct SyncTypeInfo {
   std::string kubefed_namespace;
   bool namespace_scoped_control_plane = false;
   bool skip_adopting = false;
+  // The FTC's drift-policy annotations (member_policy.h): the type's default. Read when the
+  // controller starts.
+  StringMap policy_defaults;
 
   // Namespaced targets (not Namespace itself) are placed within their FederatedNamespace.
   bool targetNamespaced() const { return target_type.namespaced(); }

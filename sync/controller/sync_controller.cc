@@ -64,7 +64,8 @@ Result<ControllerPtr> syncController(const core::FederatedTypeConfig& ftc,
       .watches(host.federatedSource(), enqueueObject().updatesWhen(std::move(federated_updates)))
       .watches(host.namespacesSource(), enqueueMapped(namespaceName))
       .watches(host.federatedNamespacesSource(), enqueueMapped(host.federatedKeysInNamespaceOf()))
-      .watches(std::move(members), enqueueObject(deps.retry_delay))
+      .watches(std::move(members),
+               enqueueObject().delayedBy(reconciler->memberEventDelay(deps.retry_delay)))
       .watches(std::make_unique<ClusterAvailabilitySource>(deps.clusters, deps.clock, deps.config),
                enqueueAll([&host] { return host.federatedKeys(); }, deps.small_delay))
       .concurrency(deps.config.sync_max_concurrent_reconciles)

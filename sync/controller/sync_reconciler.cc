@@ -145,6 +145,19 @@ UpdateFilter SyncReconciler::federatedUpdateFilter() {
   };
 }
 
+std::function<Duration(const std::string& key)> SyncReconciler::memberEventDelay(
+    Duration retry_delay) {
+  return [this, retry_delay](const std::string& key) {
+    const std::optional<ResolvedEventKey> names =
+        resolveEventKey(key, context_->type.target_is_namespace, context_->type.kubefed_namespace);
+    if (!names) return retry_delay;
+    const ObjectPtr federated = host_->federatedObject(names->federated.key());
+    if (!federated) return retry_delay;
+    Result<MemberPolicy> policy = resolveMemberPolicy(context_->type.policy_defaults, *federated);
+    return !policy || policy.value().writesBack() ? retry_delay : Duration::zero();
+  };
+}
+
 bool SyncReconciler::synced() {
   if (!host_->synced() || !members_.synced()) return false;
   Status loaded = versions_.load();

@@ -45,6 +45,12 @@ class SyncReconciler final : public Reconciler {
   // Which updates of a federated object queue it: those that changed it, except the echo of a
   // write whose reconcile went on with what it wrote. Valid while the reconciler lives.
   UpdateFilter federatedUpdateFilter();
+  // How long after a change of a member object its key is queued: KubeFed's `retry_delay`,
+  // which also spaces out a fight with another writer of the object; none for a federated object
+  // whose policy never writes back what another writer changed (drift ReportOnly, apply
+  // ServerSide), so that a drift is reported, or a yielded field seen, within a second. Valid
+  // while the reconciler lives.
+  std::function<Duration(const std::string& key)> memberEventDelay(Duration retry_delay);
 
  private:
   // Every cache a reconcile reads is complete, and the versions are loaded.

@@ -6,7 +6,9 @@
 
 #include "apis/meta/field_errors.h"
 #include "federation/metrics/kubefed_metrics.h"
+#include "sync/io/drift_and_apply.h"
 #include "sync/plan/desired_object.h"
+#include "sync/plan/drift.h"
 #include "sync/plan/managed_label.h"
 #include "sync/plan/object_version.h"
 
@@ -95,6 +97,12 @@ ResourceClient resourceClient(const MemberObjectContext& context, RestClient& cl
   return ResourceClient(client, context.target_resource, context.target.ns);
 }
 
+// The managers of the controller's own writes in a member: its updates and its applies.
+const std::vector<std::string>& ownManagers() {
+  static const std::vector<std::string> managers = {kControllerUpdateManager, kApplyFieldManager};
+  return managers;
+}
+
 void warnAboutDroppedTemplateFields(const MemberObjectContext& context, bool dropped_annotations,
                                     bool dropped_finalizers) {
   if (!context.recorder || !context.federated) {
@@ -126,24 +134,51 @@ std::optional<Json> desiredFor(const MemberObjectContext& context, const Operati
   return std::move(desired.object);
 }
 
-void update(const MemberObjectContext& context, RestClient& client, const Json& cluster_object,
+void update(const MemberObjectContext& context, RestClient& client, const Json& cached_object,
             OperationReport& report, bool adopting) {
   const SteadyTime start = context.clock->now();
   // The member object's status as found: an update that fails keeps it as the remote status (as
   // KubeFed does); a successful one replaces it with the status of the object written.
-  report.sawObject(cluster_object);
-  UpdateDecision decision = decideUpdate(context, report.cluster(), cluster_object);
+  report.sawObject(cached_object);
+  UpdateDecision decision = decideUpdate(context, report.cluster(), cached_object);
+  std::optional<Json> read;  // the member object as its API server returned it
+  if (decision.needs_managed_fields) {
+    Result<Json> got = resourceClient(context, client).get(context.target.name);
+    if (!got) {
+      recordOperationError(context, kUpdate, report, PropagationStatus::kUpdateFailed,
+                           "reading the member object's field managers: " + got.error().describe());
+      return;
+    }
+    read = std::move(got.value());
+    report.sawObject(*read);
+    decision = decideUpdate(context, report.cluster(), *read, /*has_managed_fields=*/true);
+  }
+  const Json& cluster_object = read ? *read : cached_object;
   warnAboutDroppedTemplateFields(context, decision.dropped_annotations,
                                  decision.dropped_finalizers);
   if (!decision.ok()) {
     recordOperationError(context, kUpdate, report, decision.failure, decision.error);
     return;
   }
+  if (!decision.yielded.empty()) {
+    reportFieldsOwnedElsewhere(context, report.cluster(), decision.yielded);
+  }
+  if (!decision.drift.empty()) {
+    reportDrift(context, client, report.cluster(), decision.drift, read ? &*read : nullptr);
+  }
+  if (decision.record_member_version) {
+    report.recordVersion(objectVersion(cluster_object));
+  }
   if (!decision.write) {
+    // Reported and left as it is (ReportOnly): its old version stays recorded, so that the next
+    // pass finds it drifted still.
+    if (!decision.drift.empty()) report.fail(PropagationStatus::kDrifted);
     return;
   }
   recordEvent(context, kUpdate, report.cluster());
-  Result<Json> updated = resourceClient(context, client).update(decision.desired);
+  Result<Json> updated = decision.server_side
+                             ? applyToMember(context, client, decision.desired)
+                             : resourceClient(context, client).update(decision.desired);
   if (!updated) {
     recordOperationError(context, kUpdate, report, PropagationStatus::kUpdateFailed,
                          updated.error().describe());
@@ -163,15 +198,72 @@ bool isAlreadyExists(const MemberObjectContext& context, const ApiError& error) 
          (context.target_type.kind == "Namespace" && error.reason == Reason::kServerTimeout);
 }
 
+std::string recordedVersion(const MemberObjectContext& context, const std::string& cluster) {
+  auto recorded = context.recorded_versions.find(cluster);
+  return recorded == context.recorded_versions.end() ? "" : recorded->second;
+}
+
+// ServerSide (server_side_apply.h): the intent is what the federated object sets for the cluster,
+// nothing retained from the member.
+UpdateDecision decideApply(const MemberObjectContext& context, const std::string& cluster,
+                           const Json& cluster_object, bool has_managed_fields) {
+  UpdateDecision out;
+  out.server_side = true;
+  DesiredObject intent =
+      desiredObjectForCluster(*context.federated, context.target_type, cluster, nullptr);
+  out.dropped_annotations = intent.dropped_annotations;
+  out.dropped_finalizers = intent.dropped_finalizers;
+  if (!intent.ok()) {
+    out.failure = intent.failure;
+    out.error = std::move(intent.error);
+    return out;
+  }
+  if (!context.version_error.empty()) {
+    out.failure = PropagationStatus::kVersionRetrievalFailed;
+    out.error = context.version_error;
+    return out;
+  }
+  const std::string version = recordedVersion(context, cluster);
+  const bool version_changed = version != objectVersion(cluster_object);
+  const std::vector<FieldDifference> differences = differingFields(intent.object, cluster_object);
+  if (differences.empty()) {
+    // The member holds everything the controller would send: nothing to write, whoever changed
+    // what else.
+    out.record_member_version = version_changed;
+    return out;
+  }
+  if (!has_managed_fields) {
+    out.needs_managed_fields = true;
+    return out;
+  }
+  out.yielded = fieldsOwnedElsewhere(differences, cluster_object, ownManagers());
+  out.desired = applyPatch(intent.object, out.yielded);
+  std::vector<FieldDifference> relevant =
+      differingFields(out.desired, cluster_object, context.policy.ignored);
+  const MemberUpdatePlan plan =
+      planMemberUpdate(context.policy, MemberState{.changed = true,
+                                                   .version_recorded = !version.empty(),
+                                                   .differs = !relevant.empty()});
+  out.write = plan.write;
+  out.record_member_version = plan.record_member_version;
+  // Differences of a version recorded under the current hashes are drift; without one, a
+  // propagation.
+  if (plan.report && !version.empty()) out.drift = std::move(relevant);
+  return out;
+}
+
 }  // namespace
 
 UpdateDecision decideUpdate(const MemberObjectContext& context, const std::string& cluster,
-                            const Json& cluster_object) {
+                            const Json& cluster_object, bool has_managed_fields) {
   UpdateDecision out;
   if (isExplicitlyUnmanaged(cluster_object)) {
     out.failure = PropagationStatus::kManagedLabelFalse;
     out.error = managedLabelFalseMessage();
     return out;
+  }
+  if (context.policy.serverSide()) {
+    return decideApply(context, cluster, cluster_object, has_managed_fields);
   }
   DesiredObject desired =
       desiredObjectForCluster(*context.federated, context.target_type, cluster, &cluster_object);
@@ -188,9 +280,21 @@ UpdateDecision decideUpdate(const MemberObjectContext& context, const std::strin
     out.error = context.version_error;
     return out;
   }
-  auto recorded = context.recorded_versions.find(cluster);
-  const std::string version = recorded == context.recorded_versions.end() ? "" : recorded->second;
+  const std::string version = recordedVersion(context, cluster);
   out.write = objectNeedsUpdate(out.desired, cluster_object, version);
+  if (context.policy.isKubeFeds() || !out.write) {
+    return out;  // KubeFed's decision; no field is compared
+  }
+  std::vector<FieldDifference> differences =
+      version.empty() ? std::vector<FieldDifference>()
+                      : differingFields(out.desired, cluster_object, context.policy.ignored);
+  const MemberUpdatePlan plan =
+      planMemberUpdate(context.policy, MemberState{.changed = true,
+                                                   .version_recorded = !version.empty(),
+                                                   .differs = !differences.empty()});
+  out.write = plan.write;
+  out.record_member_version = plan.record_member_version;
+  if (plan.report) out.drift = std::move(differences);
   return out;
 }
 

@@ -14,7 +14,10 @@
 #include "federation/events/event_recorder.h"
 #include "sync/io/dispatcher.h"
 #include "sync/plan/event_key.h"
+#include "sync/plan/field_diff.h"
+#include "sync/plan/member_policy.h"
 #include "sync/plan/propagated_versions.h"
+#include "sync/plan/server_side_apply.h"
 
 namespace kf::sync {
 
@@ -35,6 +38,7 @@ struct MemberObjectContext {
   // the host has none), to recognise the host among the members.
   std::string host_namespace_uid;
   bool skip_adopting = false;  // KubeFedConfig adoptResources: Disabled
+  MemberPolicy policy;         // KubeFed's unless the object or its type opts in
   ClientLookup client;
   EventRecorderPtr recorder;  // null: events are logged instead
   Clock* clock = nullptr;     // times dispatch_operation_duration_seconds; required
@@ -52,8 +56,19 @@ struct UpdateDecision {
   PropagationStatus failure = PropagationStatus::kOk;
   std::string error;
   // The member drifted from the version recorded for it (or none is recorded for the current
-  // hashes): `desired` is written.
+  // hashes): `desired` is written (unless the drift policy says otherwise, drift.h).
   bool write = false;
+  // A drift policy that reports: the fields that drifted, to report (empty: none).
+  std::vector<FieldDifference> drift;
+  // Nothing is written, but the member's version is recorded (a change that is not drift).
+  bool record_member_version = false;
+  // ServerSide: `desired` is the apply patch, without the fields other managers own there
+  // (`yielded`, reported as FieldOwnedElsewhere).
+  bool server_side = false;
+  std::vector<OwnedField> yielded;
+  // ServerSide: some field differs, and who owns it is needed to decide: decide again on the
+  // member object as its API server returns it (the cache leaves managedFields out).
+  bool needs_managed_fields = false;
   Json desired;  // the object for the cluster, once computed (retention and overrides applied)
   bool dropped_annotations = false;  // template fields dropped (Warning events)
   bool dropped_finalizers = false;
@@ -62,9 +77,10 @@ struct UpdateDecision {
 };
 
 // Decides the update of `cluster_object` in `cluster`. Pure: reads `context`'s federated object,
-// type, recorded versions and version error only.
+// type, recorded versions, version error and member policy only.
+// `has_managed_fields`: `cluster_object` was read from the API server, not from the cache.
 UpdateDecision decideUpdate(const MemberObjectContext& context, const std::string& cluster,
-                            const Json& cluster_object);
+                            const Json& cluster_object, bool has_managed_fields = false);
 
 // A create found `existing` in the way (the cache did not hold it: it lacks the managed label):
 // the operation adopts it by updating it, unless adoption is disabled (status AlreadyExists);

@@ -176,24 +176,40 @@ std::vector<FieldDifference> differingFields(const Json& desired, const Json& li
   return differ.take();
 }
 
-std::string lastWriterOf(const Json& live, std::string_view path, std::string_view except) {
-  const Json* entries = nullptr;
+namespace {
+
+const Json* managedFieldsOf(const Json& live) {
   if (const auto metadata = live.find("metadata");
       metadata != live.end() && metadata->is_object()) {
-    if (const auto managed = metadata->find("managedFields"); managed != metadata->end()) {
-      entries = &*managed;
+    if (const auto managed = metadata->find("managedFields");
+        managed != metadata->end() && managed->is_array()) {
+      return &*managed;
     }
   }
-  if (entries == nullptr || !entries->is_array()) return "";
+  return nullptr;
+}
+
+bool entryOwns(const Json& entry, const Json& live, const std::vector<std::string>& segments) {
+  const auto fields = entry.find("fieldsV1");
+  return fields != entry.end() && ownsPath(*fields, &live, segments, 0);
+}
+
+}  // namespace
+
+std::string lastWriterOf(const Json& live, std::string_view path, std::string_view except) {
+  return lastWriteOf(live, path, except).manager;
+}
+
+FieldWrite lastWriteOf(const Json& live, std::string_view path, std::string_view except) {
+  const Json* entries = managedFieldsOf(live);
+  if (entries == nullptr) return {};
   const std::vector<std::string> segments = segmentsOf(path);
   std::string writer;
   std::string newest;
   for (const Json& entry : *entries) {
     if (!entry.is_object()) continue;
     const std::string manager = entry.value("manager", "");
-    if (manager.empty() || manager == except) continue;
-    const auto fields = entry.find("fieldsV1");
-    if (fields == entry.end() || !ownsPath(*fields, &live, segments, 0)) continue;
+    if (manager.empty() || manager == except || !entryOwns(entry, live, segments)) continue;
     const std::string time = entry.value("time", "");
     // RFC 3339 times in UTC compare as text; the later entry wins a tie.
     if (writer.empty() || time >= newest) {
@@ -201,7 +217,20 @@ std::string lastWriterOf(const Json& live, std::string_view path, std::string_vi
       newest = time;
     }
   }
-  return writer;
+  return {writer, writer.empty() ? "" : newest};
+}
+
+std::vector<std::string> ownersOf(const Json& live, std::string_view path) {
+  std::vector<std::string> owners;
+  const Json* entries = managedFieldsOf(live);
+  if (entries == nullptr) return owners;
+  const std::vector<std::string> segments = segmentsOf(path);
+  for (const Json& entry : *entries) {
+    if (!entry.is_object()) continue;
+    const std::string manager = entry.value("manager", "");
+    if (!manager.empty() && entryOwns(entry, live, segments)) owners.push_back(manager);
+  }
+  return owners;
 }
 
 Result<std::vector<std::string>> parsePointerList(std::string_view text) {

@@ -33,6 +33,18 @@ std::vector<FieldDifference> differingFields(const Json& desired, const Json& li
 // `except` (our own); "" when none of them names it. When several own it, the most recent.
 std::string lastWriterOf(const Json& live, std::string_view path, std::string_view except);
 
+struct FieldWrite {
+  std::string manager;  // "" when none is known
+  std::string time;     // its managedFields entry's time (RFC 3339), "" when none
+};
+// lastWriterOf, with the time of that manager's managedFields entry: when it last wrote (this
+// or another of its fields).
+FieldWrite lastWriteOf(const Json& live, std::string_view path, std::string_view except);
+
+// Every field manager that owns `path` in `live` (from its metadata.managedFields), in the order
+// of its entries.
+std::vector<std::string> ownersOf(const Json& live, std::string_view path);
+
 // A comma-separated list of JSON pointers (the drift-ignore annotation), each trimmed. Fails,
 // naming the entry, on one that does not start with "/".
 Result<std::vector<std::string>> parsePointerList(std::string_view text);

@@ -7,7 +7,7 @@ namespace kf::sync {
 
 namespace {
 
-constexpr std::array<std::pair<PropagationStatus, std::string_view>, 21> kStatusNames = {{
+constexpr std::array<std::pair<PropagationStatus, std::string_view>, 22> kStatusNames = {{
     {PropagationStatus::kOk, ""},
     {PropagationStatus::kWaitingForRemoval, "WaitingForRemoval"},
     {PropagationStatus::kClusterNotReady, "ClusterNotReady"},
@@ -28,6 +28,7 @@ constexpr std::array<std::pair<PropagationStatus, std::string_view>, 21> kStatus
     {PropagationStatus::kUpdateTimedOut, "UpdateTimedOut"},
     {PropagationStatus::kDeletionTimedOut, "DeletionTimedOut"},
     {PropagationStatus::kLabelRemovalTimedOut, "LabelRemovalTimedOut"},
+    {PropagationStatus::kDrifted, "Drifted"},
 }};
 
 }  // namespace

@@ -29,6 +29,8 @@ enum class PropagationStatus {
   kUpdateTimedOut,
   kDeletionTimedOut,
   kLabelRemovalTimedOut,
+  // Ours, only with the drift policy ReportOnly: the member object drifted and is left so.
+  kDrifted,
 };
 
 enum class AggregateReason {

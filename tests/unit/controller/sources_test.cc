@@ -94,6 +94,19 @@ TEST(HandlerTest, EachHandlerQueuesItsKeysAfterItsDelay) {
   EXPECT_TRUE(enqueueObject().update_filter(a, sourceObject("kf", "a", 2)));  // KubeFed's rule
 }
 
+// Verifies that a handler delayed by a function queues each key after that key's delay.
+TEST(HandlerTest, APerKeyDelayReplacesTheHandlersDelay) {
+  RecordingTarget target;
+  const Json a = sourceObject("kf", "a");
+  const Json b = sourceObject("kf", "b");
+  const Handler handler = enqueueObject(seconds(10)).delayedBy([](const std::string& key) {
+    return key == "kf/a" ? Duration::zero() : Duration(seconds(10));
+  });
+  handler.deliver(&a, target);
+  handler.deliver(&b, target);
+  EXPECT_EQ(target.queued(), (std::vector<Queued>{{"kf/a", seconds(0)}, {"kf/b", seconds(10)}}));
+}
+
 // Whether `informer` has handed every event it had before to its handlers: a handler added now
 // is called (with the cache's replay) after the ones those events were handed to, as long as
 // the informer's dispatch pool has one thread, which runs its jobs in order.
