@@ -59,13 +59,13 @@ Result<ControllerPtr> syncController(const core::FederatedTypeConfig& ftc,
       std::make_unique<SyncReconciler>(type, deps, std::move(host_informers), *members);
   const HostInformers& host = reconciler->host();
   auto federated_updates = reconciler->federatedUpdateFilter();
+  auto member_event_delay = reconciler->memberEventDelay(deps.retry_delay);
   spdlog::info("Starting sync controller for {}", type.federated_type.kind);
   return ControllerBuilder(toLower(type.federated_type.kind), deps.clock)
       .watches(host.federatedSource(), enqueueObject().updatesWhen(std::move(federated_updates)))
       .watches(host.namespacesSource(), enqueueMapped(namespaceName))
       .watches(host.federatedNamespacesSource(), enqueueMapped(host.federatedKeysInNamespaceOf()))
-      .watches(std::move(members),
-               enqueueObject().delayedBy(reconciler->memberEventDelay(deps.retry_delay)))
+      .watches(std::move(members), enqueueObject().delayedBy(std::move(member_event_delay)))
       .watches(std::make_unique<ClusterAvailabilitySource>(deps.clusters, deps.clock, deps.config),
                enqueueAll([&host] { return host.federatedKeys(); }, deps.small_delay))
       .concurrency(deps.config.sync_max_concurrent_reconciles)
