@@ -38,6 +38,15 @@ std::unique_ptr<MemberInformers> memberInformers(const SyncTypeInfo& type,
 
 std::vector<std::string> namespaceName(const Json& object) { return {objectName(object)}; }
 
+// A sync controller's workers, delays and backoff, from the KubeFedConfig.
+ControllerBuilder syncControllerBuilder(const SyncTypeInfo& type, const SyncControllerDeps& deps) {
+  ControllerBuilder builder(toLower(type.federated_type.kind), deps.clock);
+  builder.concurrency(deps.config.sync_max_concurrent_reconciles)
+      .delays(deps.retry_delay, deps.config.cluster_available_delay)
+      .backoff(deps.config.sync_initial_backoff, deps.config.sync_max_backoff);
+  return builder;
+}
+
 }  // namespace
 
 core::ApiResource defaultFederatedNamespaceType() {
@@ -61,16 +70,13 @@ Result<ControllerPtr> syncController(const core::FederatedTypeConfig& ftc,
   auto federated_updates = reconciler->federatedUpdateFilter();
   auto member_event_delay = reconciler->memberEventDelay(deps.retry_delay);
   spdlog::info("Starting sync controller for {}", type.federated_type.kind);
-  return ControllerBuilder(toLower(type.federated_type.kind), deps.clock)
+  return syncControllerBuilder(type, deps)
       .watches(host.federatedSource(), enqueueObject().updatesWhen(std::move(federated_updates)))
       .watches(host.namespacesSource(), enqueueMapped(namespaceName))
       .watches(host.federatedNamespacesSource(), enqueueMapped(host.federatedKeysInNamespaceOf()))
       .watches(std::move(members), enqueueObject().delayedBy(std::move(member_event_delay)))
       .watches(std::make_unique<ClusterAvailabilitySource>(deps.clusters, deps.clock, deps.config),
                enqueueAll([&host] { return host.federatedKeys(); }, deps.small_delay))
-      .concurrency(deps.config.sync_max_concurrent_reconciles)
-      .delays(deps.retry_delay, deps.config.cluster_available_delay)
-      .backoff(deps.config.sync_initial_backoff, deps.config.sync_max_backoff)
       .complete(std::move(reconciler));
 }
 
