@@ -63,7 +63,8 @@ MemberForecast forecastUpdate(MemberForecast out, const MemberObjectContext& mem
     return out;
   }
   out.status = statusAfterWait(provisionalStatus(OperationKind::kUpdate));
-  out.drift = attributeDrift(decision.drift, cluster_object, kControllerUpdateManager);
+  out.drift = attributeDrift(decision.drift, cluster_object, kControllerUpdateManager,
+                             hidesDriftValues(members.target_type));
   if (!decision.write && !out.drift.empty()) {
     out.status = PropagationStatus::kDrifted;
     out.reason =

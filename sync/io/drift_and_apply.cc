@@ -21,7 +21,8 @@ void reportDrift(const MemberObjectContext& context, RestClient& client, const s
   Result<Json> live = read != nullptr ? Result<Json>(*read)
                                       : memberObjects(context, client).get(context.target.name);
   const std::vector<DriftedField> fields =
-      attributeDrift(drift, live ? live.value() : Json::object(), kControllerUpdateManager);
+      attributeDrift(drift, live ? live.value() : Json::object(), kControllerUpdateManager,
+                     hidesDriftValues(context.target_type));
   const std::string message = driftMessage(cluster, fields);
   if (!context.federated) return;
   metrics::countDriftDetected(toLower(context.federated->value("kind", "")), cluster);

@@ -32,15 +32,25 @@ MemberUpdatePlan planMemberUpdate(const MemberPolicy& policy, const MemberState&
 }
 
 std::vector<DriftedField> attributeDrift(const std::vector<FieldDifference>& differences,
-                                         const Json& live, std::string_view own_manager) {
+                                         const Json& live, std::string_view own_manager,
+                                         bool hide_values) {
+  const auto shownValue = [hide_values](const std::optional<Json>& value) -> std::optional<Json> {
+    if (!value || !hide_values) return value;
+    return Json(std::string(kHiddenValue));
+  };
   std::vector<DriftedField> out;
   out.reserve(differences.size());
   for (const FieldDifference& difference : differences) {
     FieldWrite write = lastWriteOf(live, difference.path, own_manager);
-    out.push_back(DriftedField{difference.path, difference.desired, difference.live,
-                               std::move(write.manager), std::move(write.time)});
+    out.push_back(DriftedField{difference.path, shownValue(difference.desired),
+                               shownValue(difference.live), std::move(write.manager),
+                               std::move(write.time)});
   }
   return out;
+}
+
+bool hidesDriftValues(const core::ApiResource& target_type) {
+  return target_type.group.empty() && target_type.version == "v1" && target_type.kind == "Secret";
 }
 
 std::string driftMessage(const std::string& cluster, const std::vector<DriftedField>& fields) {

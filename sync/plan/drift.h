@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "apis/core/federated_type_config.h"
 #include "sync/plan/field_diff.h"
 #include "sync/plan/member_policy.h"
 
@@ -71,9 +72,19 @@ struct DriftedField {
 };
 
 // The differences with the manager of each from `live`'s metadata.managedFields (absent from
-// cached objects: `live` must be read from the API server), ignoring `own_manager`.
+// cached objects: `live` must be read from the API server), ignoring `own_manager`. With
+// `hide_values` each value present is kHiddenValue.
 std::vector<DriftedField> attributeDrift(const std::vector<FieldDifference>& differences,
-                                         const Json& live, std::string_view own_manager);
+                                         const Json& live, std::string_view own_manager,
+                                         bool hide_values = false);
+
+// What a drift report shows for a value it must not show.
+inline constexpr std::string_view kHiddenValue = "***";
+
+// Whether drift reports of members of `target_type` hide their values: a v1 Secret's, as
+// kubectl diff masks them. Events are readable by whoever may read a namespace's events, not
+// only by who may read its Secrets, and a plan's output ends up in CI logs.
+bool hidesDriftValues(const core::ApiResource& target_type);
 
 // The DriftDetected message: `Cluster "member1" drifted from the federated object: /data/key is
 // "b" (desired "a", changed by "kubectl-edit" at 2026-01-02T00:00:00Z)`; values longer than 100

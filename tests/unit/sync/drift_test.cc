@@ -104,5 +104,29 @@ TEST(DriftMessageTest, StaysSmall) {
   EXPECT_NE(message.find(std::string(99, 'a') + "..."), std::string::npos);
 }
 
+// Verifies that a Secret's drift is reported without its values: the paths, the manager and
+// whether a value is absent stay, what the values were does not (kubectl diff masks them too).
+TEST(DriftMessageTest, ASecretsValuesAreHidden) {
+  const Json live = {{"data", {{"password", "aHVudGVyMg=="}}}};
+  const std::vector<FieldDifference> differences = {
+      {"/data/password", Json("c2VjcmV0"), Json("aHVudGVyMg==")},
+      {"/data/added", std::nullopt, Json("eA==")}};
+  const std::vector<DriftedField> fields =
+      attributeDrift(differences, live, "kubefed-cpp", /*hide_values=*/true);
+  ASSERT_EQ(fields.size(), 2U);
+  EXPECT_EQ(fields[0].live, Json("***"));
+  EXPECT_EQ(fields[0].desired, Json("***"));
+  EXPECT_EQ(fields[1].desired, std::nullopt) << "absent stays absent";
+  const std::string message = driftMessage("member1", fields);
+  EXPECT_EQ(message.find("aHVudGVyMg=="), std::string::npos) << message;
+  EXPECT_EQ(message.find("c2VjcmV0"), std::string::npos) << message;
+  EXPECT_EQ(message.find("eA=="), std::string::npos) << message;
+  EXPECT_NE(message.find("/data/password is \"***\""), std::string::npos) << message;
+
+  EXPECT_TRUE(hidesDriftValues({.group = "", .version = "v1", .kind = "Secret"}));
+  EXPECT_FALSE(hidesDriftValues({.group = "", .version = "v1", .kind = "ConfigMap"}));
+  EXPECT_FALSE(hidesDriftValues({.group = "example.com", .version = "v1", .kind = "Secret"}));
+}
+
 }  // namespace
 }  // namespace kf::sync
