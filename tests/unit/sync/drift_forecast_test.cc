@@ -5,26 +5,10 @@
 
 #include "sync/controller/pass_inputs.h"
 #include "sync/controller/propagation_forecast.h"
+#include "tests/unit/sync/forecast_type.h"
 
 namespace kf::sync {
 namespace {
-
-SyncTypeInfo driftConfigMapType() {
-  SyncTypeInfo type;
-  type.target_type.kind = "ConfigMap";
-  type.target_type.version = "v1";
-  type.target_type.plural_name = "configmaps";
-  type.target_type.scope = "Namespaced";
-  type.federated_type.kind = "FederatedConfigMap";
-  type.federated_type.group = "types.kubefed.io";
-  type.federated_type.version = "v1beta1";
-  type.federated_type.plural_name = "federatedconfigmaps";
-  type.federated_type.scope = "Namespaced";
-  type.target_resource = {"", "v1", "configmaps", true};
-  type.federated_resource = {"types.kubefed.io", "v1beta1", "federatedconfigmaps", true};
-  type.namespace_scoped_control_plane = true;  // placement needs no FederatedNamespace
-  return type;
-}
 
 Json driftFederated(const std::string& drift_mode) {
   Json object = {{"apiVersion", "types.kubefed.io/v1beta1"},
@@ -64,7 +48,7 @@ Json driftMember(const std::string& resource_version, const std::string& value,
 // m1 edited by hand after the controller wrote rv 5; m2 as written.
 ForecastInputs driftInputsWithAHandEdit(const Json& federated_object) {
   ForecastInputs in;
-  in.type = driftConfigMapType();
+  in.type = forecastConfigMapType();
   in.federated_object = federated_object;
   ClusterSnapshot m1;
   m1.name = "m1";
