@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "apis/meta/join.h"
 #include "sync/controller/pass_inputs.h"
 #include "sync/controller/sync_steps.h"
 #include "sync/io/dispatcher.h"
@@ -65,10 +66,17 @@ void reportStatusSteps(const MemberObjectContext& members, const std::vector<Clu
   }
 }
 
-std::string describeTimeout(int operations, Duration timeout) {
-  const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(timeout).count();
-  return "Failed to finish " + std::to_string(operations) + " operations in " +
-         std::to_string(seconds) + "s";
+std::string describeTimeout(int operations, Duration timeout,
+                            const std::vector<std::string>& unresponsive) {
+  const auto seconds = [](Duration d) {
+    return std::to_string(std::chrono::duration_cast<std::chrono::seconds>(d).count()) + "s";
+  };
+  if (!unresponsive.empty()) {
+    return "Failed to finish " + std::to_string(operations) +
+           " operations: stopped waiting for clusters that answered nothing for " +
+           seconds(kUnresponsiveAfter) + ": " + joinWith(unresponsive, ", ");
+  }
+  return "Failed to finish " + std::to_string(operations) + " operations in " + seconds(timeout);
 }
 
 ReconcileResult writeStatus(SyncContext& context, const Json& federated_object,
@@ -158,7 +166,7 @@ ReconcileResult propagate(SyncContext& context, const Json& federated_object,
   }
   if (dispatched.timed_out) {
     warn(context, federated_object, "OperationTimeoutError",
-         describeTimeout(operations, context.operation_timeout));
+         describeTimeout(operations, context.operation_timeout, dispatched.unresponsive));
   }
 
   outcome.clusters = std::move(dispatched.clusters);

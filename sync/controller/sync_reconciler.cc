@@ -92,7 +92,7 @@ SyncReconciler::SyncReconciler(SyncTypeInfo type, SyncControllerDeps deps,
                                std::unique_ptr<HostInformers> host, MemberInformers& members)
     : name_(toLower(type.federated_type.kind)),
       deps_(std::move(deps)),
-      executors_(memberIo(deps_.member_io), deps_.dispatch.per_cluster_concurrency),
+      executors_(memberIo(deps_.member_io), deps_.dispatch.per_cluster_concurrency, deps_.clock),
       versions_(*deps_.host,
                 VersionManagerOptions{.namespaced = type.federated_type.namespaced(),
                                       .target_namespace = deps_.config.target_namespace,

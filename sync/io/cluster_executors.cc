@@ -6,8 +6,10 @@
 
 namespace kf {
 
-ClusterExecutors::ClusterExecutors(TaskPool& pool, int per_cluster_limit)
-    : pool_(pool), per_cluster_limit_(static_cast<std::size_t>(std::max(1, per_cluster_limit))) {}
+ClusterExecutors::ClusterExecutors(TaskPool& pool, int per_cluster_limit, Clock& clock)
+    : pool_(pool),
+      per_cluster_limit_(static_cast<std::size_t>(std::max(1, per_cluster_limit))),
+      clock_(clock) {}
 
 ClusterExecutors::~ClusterExecutors() { stop(); }
 
@@ -32,7 +34,49 @@ void ClusterExecutors::submit(const std::string& cluster, ClusterTask task) {
   }
   // Outside mu_: a lane that forget() or stop() closed meanwhile cancels the task on this thread,
   // and the task may call back into this.
-  lane->submit([task = std::move(task)](bool cancelled) { runTask(task, cancelled); });
+  // stop() waits for every running task before this goes, so the tasks may use it.
+  lane->submit([this, cluster, task = std::move(task)](bool cancelled) {
+    if (cancelled) {
+      runTask(task, true);
+      return;
+    }
+    const SteadyTime started = markStarted(cluster);
+    runTask(task, false);
+    markReturned(cluster, started);
+  });
+}
+
+SteadyTime ClusterExecutors::markStarted(const std::string& cluster) {
+  const SteadyTime now = clock_.now();
+  MutexLock lock(mu_);
+  activity_[cluster].running_since.insert(now);
+  return now;
+}
+
+void ClusterExecutors::markReturned(const std::string& cluster, SteadyTime started) {
+  const SteadyTime now = clock_.now();
+  MutexLock lock(mu_);
+  auto it = activity_.find(cluster);
+  if (it == activity_.end()) {
+    return;  // forgotten meanwhile
+  }
+  if (auto since = it->second.running_since.find(started);
+      since != it->second.running_since.end()) {
+    it->second.running_since.erase(since);
+  }
+  it->second.last_return = now;
+}
+
+bool ClusterExecutors::unresponsive(const std::string& cluster, Duration quiet) const {
+  const SteadyTime cutoff = clock_.now() - quiet;
+  MutexLock lock(mu_);
+  auto it = activity_.find(cluster);
+  if (it == activity_.end() || it->second.running_since.empty()) {
+    return false;
+  }
+  const Activity& activity = it->second;
+  return *activity.running_since.begin() <= cutoff &&
+         (!activity.last_return || *activity.last_return <= cutoff);
 }
 
 void ClusterExecutors::forget(const std::string& cluster) {
@@ -45,6 +89,7 @@ void ClusterExecutors::forget(const std::string& cluster) {
     }
     lane = std::move(it->second);
     lanes_.erase(it);
+    activity_.erase(cluster);
     pruneForgottenLocked();
     forgotten_.push_back(lane);
   }

@@ -9,9 +9,12 @@
 #include <cstddef>
 #include <map>
 #include <memory>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "federation/runtime/clock.h"
 #include "federation/runtime/task_pool.h"
 #include "federation/runtime/thread_annotations.h"
 
@@ -25,8 +28,8 @@ using ClusterTask = LaneTask;
 
 class ClusterExecutors {
  public:
-  // `pool` must outlive this.
-  ClusterExecutors(TaskPool& pool, int per_cluster_limit);
+  // `pool` and `clock` must outlive this.
+  ClusterExecutors(TaskPool& pool, int per_cluster_limit, Clock& clock = realClock());
   // stop().
   ~ClusterExecutors();
   ClusterExecutors(const ClusterExecutors&) = delete;
@@ -48,6 +51,11 @@ class ClusterExecutors {
   // Tasks of `cluster`'s current lane running now (for tests and metrics).
   std::size_t running(const std::string& cluster) const KF_EXCLUDES(mu_);
 
+  // True when one of `cluster`'s tasks has been running for `quiet` or longer and none of its
+  // tasks has returned within `quiet`: its server takes requests and answers none (frozen,
+  // overloaded), so whoever waits for its tasks is better off not waiting.
+  bool unresponsive(const std::string& cluster, Duration quiet) const KF_EXCLUDES(mu_);
+
  private:
   using LanePtr = std::shared_ptr<TaskLane>;
 
@@ -56,11 +64,22 @@ class ClusterExecutors {
   static void runTask(const ClusterTask& task, bool cancelled);
   // Drops the forgotten lanes whose last task has returned.
   void pruneForgottenLocked() KF_REQUIRES(mu_);
+  // What unresponsive() reads: a task's start, and its return.
+  SteadyTime markStarted(const std::string& cluster) KF_EXCLUDES(mu_);
+  void markReturned(const std::string& cluster, SteadyTime started) KF_EXCLUDES(mu_);
+
+  // A cluster's tasks as unresponsive() sees them.
+  struct Activity {
+    std::multiset<SteadyTime> running_since;
+    std::optional<SteadyTime> last_return;
+  };
 
   TaskPool& pool_;
   const std::size_t per_cluster_limit_;
+  Clock& clock_;
   mutable Mutex mu_;
   std::map<std::string, LanePtr> lanes_ KF_GUARDED_BY(mu_);
+  std::map<std::string, Activity> activity_ KF_GUARDED_BY(mu_);
   // Lanes of forgotten clusters, closed, whose tasks may still run: stop() waits for them.
   std::vector<LanePtr> forgotten_ KF_GUARDED_BY(mu_);
   bool stopped_ KF_GUARDED_BY(mu_) = false;

@@ -13,14 +13,23 @@ struct OperationReport::Batch {
   Mutex mu;
   std::condition_variable cv;
   int pending KF_GUARDED_BY(mu) = 0;
+  std::map<std::string, int> pending_by_cluster KF_GUARDED_BY(mu);
   bool deadline_passed KF_GUARDED_BY(mu) = false;
   bool finished KF_GUARDED_BY(mu) = false;   // wait() returned: nothing changes any more
   bool cancelled KF_GUARDED_BY(mu) = false;  // an executor stopped before running one
   DispatchOutcome outcome KF_GUARDED_BY(mu);
 
-  void operationDone() {
+  void operationDone(const std::string& cluster) {
     MutexLock lock(mu);
     --pending;
+    if (--pending_by_cluster[cluster] == 0) {
+      pending_by_cluster.erase(cluster);
+    }
+    cv.notify_all();
+  }
+
+  void wake() {
+    MutexLock lock(mu);
     cv.notify_all();
   }
 };
@@ -56,18 +65,28 @@ void OperationReport::markResourcesUpdated() {
 
 void OperationReport::continueAs(OperationKind kind) { fail(provisionalStatus(kind)); }
 
-Dispatcher::Dispatcher(ClusterExecutors& executors, Clock& clock, Duration timeout)
-    : executors_(executors), batch_(std::make_shared<OperationReport::Batch>()) {
-  // The destructor cancels the deadline (waiting for it if it is firing) before batch_ goes.
+Dispatcher::Dispatcher(ClusterExecutors& executors, Clock& clock, Duration timeout,
+                       Duration unresponsive_after)
+    : executors_(executors),
+      unresponsive_after_(unresponsive_after),
+      batch_(std::make_shared<OperationReport::Batch>()) {
+  // The destructor cancels the timers (waiting for one that is firing) before batch_ goes.
   deadline_ = clock.runAfter(timeout, [batch = batch_.get()] {
     MutexLock lock(batch->mu);
     batch->deadline_passed = true;
     batch->cv.notify_all();
   });
+  if (unresponsive_after < timeout) {
+    first_look_ = clock.runAfter(unresponsive_after, [batch = batch_.get()] { batch->wake(); });
+    second_look_ =
+        clock.runAfter(2 * unresponsive_after, [batch = batch_.get()] { batch->wake(); });
+  }
 }
 
 Dispatcher::~Dispatcher() {
   deadline_.reset();
+  first_look_.reset();
+  second_look_.reset();
   MutexLock lock(batch_->mu);
   batch_->finished = true;  // in case wait() was never called
 }
@@ -83,6 +102,7 @@ void Dispatcher::dispatch(const std::string& cluster, OperationKind kind, Operat
     MutexLock lock(batch_->mu);
     batch_->outcome.clusters[cluster] = ClusterOutcome{provisionalStatus(kind), std::nullopt};
     ++batch_->pending;
+    ++batch_->pending_by_cluster[cluster];
   }
   executors_.submit(cluster,
                     [batch = batch_, cluster, operation = std::move(operation)](bool cancelled) {
@@ -98,18 +118,36 @@ void Dispatcher::dispatch(const std::string& cluster, OperationKind kind, Operat
                         OperationReport report(batch, cluster);
                         operation(report);
                       }
-                      batch->operationDone();
+                      batch->operationDone(cluster);
                     });
+}
+
+std::vector<std::string> Dispatcher::unresponsivePendingClusters() const
+    KF_NO_THREAD_SAFETY_ANALYSIS {  // called from wait() with batch_->mu held
+  std::vector<std::string> clusters;
+  for (const auto& [cluster, pending] : batch_->pending_by_cluster) {
+    if (!executors_.unresponsive(cluster, unresponsive_after_)) {
+      return {};
+    }
+    clusters.push_back(cluster);
+  }
+  return clusters;
 }
 
 DispatchOutcome Dispatcher::wait() {
   MutexLock lock(batch_->mu);
-  batch_->cv.wait(lock.native(), [this]() KF_NO_THREAD_SAFETY_ANALYSIS {
-    return batch_->pending == 0 || batch_->deadline_passed;
+  std::vector<std::string> unresponsive;
+  batch_->cv.wait(lock.native(), [&]() KF_NO_THREAD_SAFETY_ANALYSIS {
+    if (batch_->pending == 0 || batch_->deadline_passed) {
+      return true;
+    }
+    unresponsive = unresponsivePendingClusters();
+    return !unresponsive.empty();
   });
-  batch_->finished = true;
+  batch_->finished = true;  // operations still queued are dropped, as after the deadline
   DispatchOutcome outcome = std::move(batch_->outcome);
   outcome.timed_out = batch_->pending > 0 || batch_->cancelled;
+  outcome.unresponsive = std::move(unresponsive);
   if (outcome.timed_out) {
     return outcome;
   }

@@ -7,12 +7,20 @@
 // created/updated -> OK, deleted -> WaitingForRemoval, label removed -> no entry. After the
 // deadline the statuses stay as they are, results that arrive later are ignored, and operations
 // still queued behind a slow cluster are dropped without running.
+//
+// One addition to KubeFed's rule: when every operation still pending is on a cluster that has
+// answered nothing for kUnresponsiveAfter while requests to it were outstanding (a frozen or
+// overloaded API server; ClusterExecutors::unresponsive), the wait ends then, as if the deadline
+// had passed. Until the cluster health check reports such a cluster not Ready (about 30 s), each
+// reconcile that includes it would otherwise hold its worker for the whole deadline, and with
+// KubeFed's one worker per type every other cluster would wait too.
 
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "federation/client/list_options.h"
 #include "federation/runtime/clock.h"
@@ -23,9 +31,15 @@
 
 namespace kf::sync {
 
+// How long a cluster may leave every request unanswered before a wait stops waiting for it.
+inline constexpr Duration kUnresponsiveAfter = std::chrono::seconds(5);
+
 struct DispatchOutcome {
-  // Some operation did not finish: the deadline passed, or the executors stopped first.
+  // Some operation did not finish: the deadline passed, the clusters they were on stopped
+  // answering, or the executors stopped first.
   bool timed_out = false;
+  // The clusters the wait stopped waiting for before the deadline, because they answer nothing.
+  std::vector<std::string> unresponsive;
   std::map<std::string, ClusterOutcome> clusters;
   // cluster -> objectVersion() of the object an operation wrote.
   std::map<std::string, std::string> versions;
@@ -63,7 +77,8 @@ using Operation = std::function<void(OperationReport& report)>;
 class Dispatcher {
  public:
   // The deadline starts now.
-  Dispatcher(ClusterExecutors& executors, Clock& clock, Duration timeout);
+  Dispatcher(ClusterExecutors& executors, Clock& clock, Duration timeout,
+             Duration unresponsive_after = kUnresponsiveAfter);
   ~Dispatcher();
   Dispatcher(const Dispatcher&) = delete;
   Dispatcher& operator=(const Dispatcher&) = delete;
@@ -77,9 +92,17 @@ class Dispatcher {
   DispatchOutcome wait();
 
  private:
+  // The clusters of the pending operations, when every one of them is unresponsive (else empty).
+  std::vector<std::string> unresponsivePendingClusters() const;
+
   ClusterExecutors& executors_;
+  const Duration unresponsive_after_;
   std::shared_ptr<OperationReport::Batch> batch_;
   TimerHandlePtr deadline_;
+  // Wake wait() to look at the clusters again: an operation that started a little after the
+  // dispatch has been unanswered for unresponsive_after by the second.
+  TimerHandlePtr first_look_;
+  TimerHandlePtr second_look_;
 };
 
 }  // namespace kf::sync

@@ -8,18 +8,22 @@
 #include <thread>
 #include <vector>
 
+#include "tests/support/fake_clock.h"
 #include "tests/support/waiting.h"
 
 namespace kf::sync {
 namespace {
 
+using std::chrono::seconds;
 using test::Counter;
+using test::FakeClock;
 using test::Gate;
 using test::ThreadsSeen;
 
 // Small enough that the tests see lanes share threads, large enough for two clusters at two
 // operations each.
 constexpr int kPoolThreads = 4;
+constexpr Duration kQuiet = seconds(5);
 
 TEST(ClusterExecutorsTest, RunsAtMostTheLimitOfTasksPerClusterAtOnce) {
   Gate gate;
@@ -66,6 +70,52 @@ TEST(ClusterExecutorsTest, ABlockedClusterDoesNotDelayAnother) {
     done_b.add();
   });
   EXPECT_TRUE(done_b.waitFor(1));
+  gate.open();
+}
+
+TEST(ClusterExecutorsTest, AClusterIsUnresponsiveOnceATaskWaitedTheQuietPeriodAndNoneReturned) {
+  FakeClock clock;
+  Gate gate;
+  Counter started;
+  TaskPool pool(kPoolThreads, "test");
+  ClusterExecutors executors(pool, 1, clock);
+  EXPECT_FALSE(executors.unresponsive("a", kQuiet));  // nothing was ever asked of it
+  executors.submit("a", [](bool) {});                 // answered at once, at time 0
+  executors.submit("a", [&](bool) {                   // runs once the first one has returned
+    started.add();
+    EXPECT_TRUE(gate.pass());
+  });
+  ASSERT_TRUE(started.waitFor(1));
+  clock.advance(kQuiet - seconds(1));
+  EXPECT_FALSE(executors.unresponsive("a", kQuiet));
+  clock.advance(seconds(1));
+  EXPECT_TRUE(executors.unresponsive("a", kQuiet));
+  EXPECT_FALSE(executors.unresponsive("b", kQuiet));
+  gate.open();
+  executors.stop();
+  EXPECT_FALSE(executors.unresponsive("a", kQuiet));  // nothing outstanding any more
+}
+
+TEST(ClusterExecutorsTest, ATaskThatReturnsWithinTheQuietPeriodKeepsItsClusterResponsive) {
+  FakeClock clock;
+  Gate gate;
+  Counter started;
+  Counter done;
+  TaskPool pool(kPoolThreads, "test");
+  ClusterExecutors executors(pool, 2, clock);
+  executors.submit("a", [&](bool) {
+    started.add();
+    EXPECT_TRUE(gate.pass());
+  });
+  ASSERT_TRUE(started.waitFor(1));
+  clock.advance(kQuiet);
+  EXPECT_TRUE(executors.unresponsive("a", kQuiet));
+  // A slow request, not a silent server: another request is answered now. The second quick task
+  // takes the slot the first one frees, so once it has run the first one's return is recorded.
+  executors.submit("a", [&](bool) { done.add(); });
+  executors.submit("a", [&](bool) { done.add(); });
+  ASSERT_TRUE(done.waitFor(2));
+  EXPECT_FALSE(executors.unresponsive("a", kQuiet));
   gate.open();
 }
 

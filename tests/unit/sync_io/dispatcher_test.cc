@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <future>
+#include <string>
+#include <vector>
 
 #include "tests/support/fake_clock.h"
 #include "tests/support/waiting.h"
@@ -14,6 +17,7 @@ using std::chrono::seconds;
 using test::Counter;
 using test::FakeClock;
 using test::Gate;
+using test::kHangLimit;
 
 constexpr Duration kTimeout = seconds(30);
 
@@ -157,6 +161,41 @@ TEST_F(DispatcherTest, OperationsQueuedBehindASlowClusterAreDroppedAfterTheDeadl
   first.wait();
   one_per_cluster.stop();  // waits: the queued operation has been handled by now
   EXPECT_FALSE(queued_ran);
+}
+
+// Before the health check calls a frozen cluster not Ready, each reconcile that includes it would
+// hold its worker for the whole deadline; the wait stops once the cluster has answered nothing
+// for kUnresponsiveAfter, with the statuses a deadline leaves.
+TEST_F(DispatcherTest, TheWaitStopsWaitingForAClusterThatAnswersNothing) {
+  ClusterExecutors executors(pool_, 2, clock_);
+  DispatchOutcome outcome;
+  {
+    Dispatcher dispatcher(executors, clock_, kTimeout);
+    dispatcher.dispatch("frozen", OperationKind::kCreate, [&](OperationReport&) {
+      started_.add();
+      EXPECT_TRUE(gate_.pass());
+    });
+    dispatcher.dispatch("answering", OperationKind::kUpdate, [&](OperationReport& report) {
+      report.recordVersion("rv:1");
+      done_.add();
+    });
+    ASSERT_TRUE(started_.waitFor(1));
+    ASSERT_TRUE(done_.waitFor(1));
+    auto waited = std::async(std::launch::async, [&] { return dispatcher.wait(); });
+    clock_.advance(kUnresponsiveAfter);
+    const bool stopped_waiting = waited.wait_for(kHangLimit) == std::future_status::ready;
+    if (!stopped_waiting) {
+      clock_.advance(kTimeout);  // lets the wait end, so that the test can fail
+    }
+    outcome = waited.get();
+    EXPECT_TRUE(stopped_waiting) << "the wait held on to the frozen cluster until the deadline";
+  }
+  gate_.open();
+  executors.stop();
+  EXPECT_TRUE(outcome.timed_out);
+  EXPECT_EQ(outcome.unresponsive, std::vector<std::string>{"frozen"});
+  EXPECT_EQ(outcome.clusters.at("frozen").status, PropagationStatus::kCreationTimedOut);
+  EXPECT_EQ(outcome.versions, (std::map<std::string, std::string>{{"answering", "rv:1"}}));
 }
 
 TEST_F(DispatcherTest, OperationsCancelledByAStoppedExecutorCountAsUnfinished) {
