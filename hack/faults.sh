@@ -27,8 +27,9 @@
 # leads within lease duration + retry period (+2 s); the controller manager is never restarted
 # except by the scenario.
 #
-# Usage: [COUNT=2000] [DOWN_SECONDS=60] [FROZEN_SECONDS=120] hack/faults.sh [SCENARIO...]
-#        (default: all, in order)
+# Usage: [COUNT=2000] [DOWN_SECONDS=60] [FROZEN_SECONDS=120] [KF_BUILD=DIR] hack/faults.sh [SCENARIO...]
+#        (default: all, in order; KF_BUILD: run another build's controller manager and kubefedctl,
+#        e.g. an older commit's build/release, instead of building this tree's)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 COUNT=${COUNT:-2000}
@@ -57,10 +58,14 @@ LEASE=4 RETRY=1                        # leader election: --leader-elect-lease-d
 
 hack/bootstrap.sh >/dev/null
 export PATH="$(hack/build-kube-binaries.sh):$PATH"
-export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
-cmake --preset release >/dev/null
-nice -n 19 cmake --build --preset release --target controller-manager kubefedctl | tail -n 1
-BUILD=build/release
+# KF_BUILD: the binaries of another build (an A/B against an older commit), used as they are.
+BUILD=${KF_BUILD:-}
+if [[ -z $BUILD ]]; then
+  export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
+  cmake --preset release >/dev/null
+  nice -n 19 cmake --build --preset release --target controller-manager kubefedctl | tail -n 1
+  BUILD=build/release
+fi
 MANAGER=$BUILD/cmd/controller-manager/controller-manager
 
 export KF_RUN_DIR=${KF_RUN_DIR:-/dev/shm/kubefed-cpp-faults}
