@@ -453,7 +453,7 @@ for scenario in "${SCENARIOS[@]}"; do
 done
 
 echo
-echo "$(date +%F), commit $(git rev-parse --short HEAD), $(nproc) cores, $COUNT federated objects per scenario ($PER_TYPE each of ConfigMaps, Secrets, ServiceAccounts and Roles) placed in two members; member client QPS 20 burst 30 (KubeFed's defaults)."
+echo "$(date +%F), commit $(git rev-parse --short HEAD)${KF_BUILD:+ (binaries from $KF_BUILD)}, $(nproc) cores, $COUNT federated objects per scenario ($PER_TYPE each of ConfigMaps, Secrets, ServiceAccounts and Roles) placed in two members; member client QPS 20 burst 30 (KubeFed's defaults)."
 echo
 echo "| scenario | objects | faults injected | objects lost | duplicate writes | time to converge | result |"
 echo "|---|---|---|---|---|---|---|"
