@@ -164,12 +164,12 @@ not_ready() { # not_ready CLUSTER: its KubeFedCluster has no Ready=True conditio
 # PropagatedVersions that do not record both members at their live resourceVersions (a record is
 # named after its target kind in lower case and the object: configmap-obj-7).
 stale_versions() { # stale_versions NS
-  local live
-  live=$(for m in member1 member2; do
+  local live=$KF_RUN_DIR/live-versions # a file: 4,000 lines are too long for an argument
+  for m in member1 member2; do
     k "$m" -n "$1" get "$MEMBER_LIST" -l kubefed.io/managed=true \
       -o jsonpath="{range .items[*]}$m {.kind} {.metadata.name} rv:{.metadata.resourceVersion}{\"\\n\"}{end}"
-  done)
-  k host -n "$1" get propagatedversions -o json | jq -r --arg live "$live" --argjson count "$COUNT" '
+  done >"$live"
+  k host -n "$1" get propagatedversions -o json | jq -r --rawfile live "$live" --argjson count "$COUNT" '
     ($live | split("\n") | map(select(length > 0) | split(" ")
       | {key: (.[0] + "/" + (.[1] | ascii_downcase) + "-" + .[2]), value: .[3]}) | from_entries) as $versions
     | [.items[] | select(.metadata.name | test("^(configmap|secret|serviceaccount|role)-obj-"))] as $records
