@@ -9,7 +9,9 @@
 #include <utility>
 #include <vector>
 
+#include "sync/controller/override_policies.h"
 #include "sync/controller/pass_inputs.h"
+#include "sync/controller/policy_inputs.h"
 #include "sync/controller/sync_steps.h"
 #include "sync/io/dispatcher.h"
 #include "sync/io/federated_status_writer.h"
@@ -71,6 +73,24 @@ std::string describeTimeout(int operations, Duration timeout) {
          std::to_string(seconds) + "s";
 }
 
+// The override-policy patches of the object in its placed clusters; none without policies.
+PolicyPatches overridePolicyPatches(SyncContext& context, const Json& federated_object,
+                                    const std::vector<ClusterSnapshot>& clusters,
+                                    const std::set<std::string>& placement) {
+  if (context.override_policies == nullptr || !context.override_policies->active()) return {};
+  return policyPatchesOf(context.type, federated_object, context.override_policies->current(),
+                         clusters, placement);
+}
+
+// Failures on the policies' status and as events; nothing without policies.
+void recordPolicyOutcome(SyncContext& context, const Json& federated_object,
+                         const PolicyPatches& patches) {
+  if (context.override_policies == nullptr || !context.override_policies->active()) return;
+  context.override_policies->record(federated_object, patches, [&context](const std::string& key) {
+    return context.host_informers.federatedObject(key) != nullptr;
+  });
+}
+
 ReconcileResult writeStatus(SyncContext& context, const Json& federated_object,
                             PropagationOutcome outcome) {
   if (!outcome.raw_status_collection) {
@@ -113,7 +133,10 @@ ReconcileResult propagate(SyncContext& context, const Json& federated_object,
     outcome.reason = AggregateReason::kComputePlacementFailed;
     return writeStatus(context, federated_object, std::move(outcome));
   }
-  const VersionHashes hashes = versionHashesOf(federated_object);
+  VersionHashes hashes = versionHashesOf(federated_object);
+  auto policy_patches = std::make_shared<const PolicyPatches>(
+      overridePolicyPatches(context, federated_object, clusters, selected.value()));
+  addPolicyDigest(hashes, *policy_patches);
   if (!hashes.error.empty()) {
     spdlog::error("Cannot track the versions of {}: {}", objectKey(federated_object), hashes.error);
   }
@@ -123,6 +146,7 @@ ReconcileResult propagate(SyncContext& context, const Json& federated_object,
                                                           hashes.overrides_version)
                            : ClusterVersions{});
   members->version_error = hashes.error;
+  if (!policy_patches->by_cluster.empty()) members->policy_patches = policy_patches;
   Result<MemberPolicy> policy = resolveMemberPolicy(context.type.policy_defaults, federated_object);
   if (policy) {
     members->policy = std::move(policy.value());
@@ -156,6 +180,7 @@ ReconcileResult propagate(SyncContext& context, const Json& federated_object,
   if (context.stopping) {
     return ReconcileStatus::kOk;  // operations were cancelled: their statuses mean nothing
   }
+  recordPolicyOutcome(context, federated_object, *policy_patches);
   if (dispatched.timed_out) {
     warn(context, federated_object, "OperationTimeoutError",
          describeTimeout(operations, context.operation_timeout));
