@@ -21,10 +21,4 @@ PolicyPatches policyPatchesOf(const SyncTypeInfo& type, const Json& federated_ob
   return patches;
 }
 
-void addPolicyDigest(VersionHashes& hashes, const PolicyPatches& patches) {
-  const std::string digest = policyPatchesDigest(patches);
-  if (digest.empty() || !hashes.ok()) return;
-  hashes.overrides_version += "+policies:" + digest;
-}
-
 }  // namespace kf::sync

@@ -1,7 +1,7 @@
 #pragma once
 // What override policies add to a propagation pass's inputs (pass_inputs.h): the patches of the
-// policies that select the object, per placed cluster, and the hashes its recorded versions are
-// keyed by. Shared by the pass and by `kubefedctl plan`. Without policies both are KubeFed's.
+// policies that select the object, per placed cluster (their fingerprints mark the recorded
+// versions: override_policy.h). Shared by the pass and by `kubefedctl plan`.
 
 #include <set>
 #include <string>
@@ -21,10 +21,5 @@ PolicyPatches policyPatchesOf(const SyncTypeInfo& type, const Json& federated_ob
                               const std::vector<policy::OverridePolicy>& policies,
                               const std::vector<ClusterSnapshot>& clusters,
                               const std::set<std::string>& placement);
-
-// Keys the overrides version by the policies' digest too, when they change anything: a policy
-// edit, a relabelled cluster or a removed policy then updates the members, as an edit of
-// spec.overrides does. Without patches the hashes stay KubeFed's.
-void addPolicyDigest(VersionHashes& hashes, const PolicyPatches& patches);
 
 }  // namespace kf::sync

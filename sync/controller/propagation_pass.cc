@@ -133,17 +133,18 @@ ReconcileResult propagate(SyncContext& context, const Json& federated_object,
     outcome.reason = AggregateReason::kComputePlacementFailed;
     return writeStatus(context, federated_object, std::move(outcome));
   }
-  VersionHashes hashes = versionHashesOf(federated_object);
+  const VersionHashes hashes = versionHashesOf(federated_object);
   auto policy_patches = std::make_shared<const PolicyPatches>(
       overridePolicyPatches(context, federated_object, clusters, selected.value()));
-  addPolicyDigest(hashes, *policy_patches);
   if (!hashes.error.empty()) {
     spdlog::error("Cannot track the versions of {}: {}", objectKey(federated_object), hashes.error);
   }
   auto members = memberObjectContext(
       context, std::make_shared<const Json>(federated_object), names.target,
-      hashes.error.empty() ? context.versions.versionsFor(names.federated, hashes.template_version,
-                                                          hashes.overrides_version)
+      hashes.error.empty() ? versionsUnderPolicies(context.versions.versionsFor(
+                                                       names.federated, hashes.template_version,
+                                                       hashes.overrides_version),
+                                                   *policy_patches)
                            : ClusterVersions{});
   members->version_error = hashes.error;
   if (!policy_patches->by_cluster.empty()) members->policy_patches = policy_patches;
@@ -169,9 +170,9 @@ ReconcileResult propagate(SyncContext& context, const Json& federated_object,
   // Recorded even while stopping: the writes that completed before the cancel happened, and a
   // version left unrecorded is a write to that member by the next process.
   if (hashes.error.empty()) {
-    Status recorded =
-        context.versions.update(federated_object, hashes.template_version, hashes.overrides_version,
-                                selected.value(), dispatched.versions);
+    Status recorded = context.versions.update(
+        federated_object, hashes.template_version, hashes.overrides_version, selected.value(),
+        versionsWithPolicies(dispatched.versions, *policy_patches));
     if (!recorded) {
       spdlog::error("Failed to record the propagated versions of {}: {}",
                     objectKey(federated_object), recorded.error().describe());

@@ -164,22 +164,45 @@ void dropFailingPatches(PolicyPatches& patches, const Json& template_object) {
   std::erase_if(patches.by_cluster, [](const auto& entry) { return entry.second.empty(); });
 }
 
-std::string policyPatchesDigest(const PolicyPatches& patches) {
-  if (patches.by_cluster.empty()) return "";
-  Json fingerprint = Json::object();
-  for (const auto& [cluster, list] : patches.by_cluster) {
-    Json entries = Json::array();
-    for (const PolicyPatch& patch : list) {
-      Json overrides = Json::array();
-      for (const auto& item : patch.overrides) {
-        overrides.push_back(
-            {{"op", item.op}, {"path", item.path}, {"value", item.value.value_or(Json())}});
-      }
-      entries.push_back({{"policy", patch.policy}, {"overrides", std::move(overrides)}});
+std::string clusterPatchesDigest(const std::vector<PolicyPatch>& patches) {
+  if (patches.empty()) return "";
+  Json fingerprint = Json::array();
+  for (const PolicyPatch& patch : patches) {
+    Json overrides = Json::array();
+    for (const auto& item : patch.overrides) {
+      overrides.push_back(
+          {{"op", item.op}, {"path", item.path}, {"value", item.value.value_or(Json())}});
     }
-    fingerprint[cluster] = std::move(entries);
+    fingerprint.push_back({{"policy", patch.policy}, {"overrides", std::move(overrides)}});
   }
   return md5Hex(fingerprint.dump());
+}
+
+ClusterVersions versionsUnderPolicies(const ClusterVersions& recorded,
+                                      const PolicyPatches& patches) {
+  ClusterVersions out;
+  for (const auto& [cluster, version] : recorded) {
+    const std::string digest = clusterPatchesDigest(patches.forCluster(cluster));
+    const auto separator = version.find(kPolicyVersionSeparator);
+    const std::string recorded_digest =
+        separator == std::string::npos ? ""
+                                       : version.substr(separator + kPolicyVersionSeparator.size());
+    if (recorded_digest != digest) continue;  // written under other policies: write again
+    out.emplace(cluster, version.substr(0, separator));
+  }
+  return out;
+}
+
+ClusterVersions versionsWithPolicies(const ClusterVersions& written, const PolicyPatches& patches) {
+  ClusterVersions out;
+  for (const auto& [cluster, version] : written) {
+    const std::string digest = clusterPatchesDigest(patches.forCluster(cluster));
+    // An empty version means the object was deleted: nothing to mark.
+    out.emplace(cluster, digest.empty() || version.empty()
+                             ? version
+                             : version + std::string(kPolicyVersionSeparator) + digest);
+  }
+  return out;
 }
 
 }  // namespace kf::sync

@@ -17,10 +17,12 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "apis/federated/federated_resource.h"
 #include "apis/policy/override_policy.h"
+#include "sync/plan/propagated_versions.h"
 
 namespace kf::sync {
 
@@ -87,9 +89,23 @@ std::vector<PolicyFailure> applyPolicyPatches(Json& object, const std::string& c
 // members get.
 void dropFailingPatches(PolicyPatches& patches, const Json& template_object);
 
-// A fingerprint of what the policies change in every cluster; "" when they change nothing. The
-// recorded versions of the object's members are keyed by it too, so that a policy edit, a
-// relabelled cluster or a removed policy updates the members (pass_inputs.h).
-std::string policyPatchesDigest(const PolicyPatches& patches);
+// The member versions recorded for an object (propagated_versions.h) carry, for each cluster
+// the policies change, a fingerprint of what they change there: "rv:5+policies:<md5>". So the
+// template and overrides hashes stay KubeFed's, and a policy edit, a relabelled cluster or a
+// removed policy rewrites only the members whose policy patches changed.
+inline constexpr std::string_view kPolicyVersionSeparator = "+policies:";
+
+// The fingerprint of one cluster's patches; "" for none.
+std::string clusterPatchesDigest(const std::vector<PolicyPatch>& patches);
+
+// The recorded versions as the pass compares them with the members': a version recorded under
+// the cluster's current fingerprint without it; one recorded under another fingerprint (or
+// without one where the policies now change something, or with one where they no longer do)
+// left out, so that the member is written.
+ClusterVersions versionsUnderPolicies(const ClusterVersions& recorded,
+                                      const PolicyPatches& patches);
+
+// The versions to record after the pass's writes: each with its cluster's fingerprint.
+ClusterVersions versionsWithPolicies(const ClusterVersions& written, const PolicyPatches& patches);
 
 }  // namespace kf::sync

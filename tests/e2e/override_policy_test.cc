@@ -14,6 +14,7 @@
 
 #include "federation/client/resource_client.h"
 #include "tests/e2e/federation_fixture.h"
+#include "tests/e2e/kubefedctl_runner.h"
 #include "tests/integration/local_clusters.h"
 #include "tests/integration/process.h"
 #include "tests/integration/resources.h"
@@ -255,6 +256,15 @@ TEST(OverridePolicyE2ETest, SelectsObjectsAndClustersAndFollowsRelabels) {
     return status.is_object() && status.value("failedCount", -1) == 0 &&
            status["conditions"][0].value("status", "") == "True";
   })) << fed.policyStatus("eu-registry").dump();
+
+  // kubefedctl plan names the policy and what it changes, per cluster.
+  const RunResult plan =
+      fed.kubefedctl({"plan", "federateddeployments", webName(1), "-n", fed.workNamespace()});
+  EXPECT_NE(plan.out.find("OverridePolicy \"" + fed.workNamespace() +
+                          "/eu-registry\": replace /spec/template/spec/containers/0/image = "
+                          "\"registry-eu.example/app\""),
+            std::string::npos)
+      << describe(plan);
 
   // member2 leaves the EU, the host joins it.
   start = Clock::now();

@@ -275,19 +275,48 @@ TEST(PolicyPatchesTest, TheObjectsOwnOverrideWins) {
   EXPECT_EQ(policyTestImage(in_c.object), "app:1");
 }
 
-// Verifies the digest: none without patches, and a change when a cluster's value changes.
-TEST(PolicyPatchesTest, DigestFollowsTheExpandedValues) {
+// Verifies the per-cluster fingerprint: none without patches, and a change only in the cluster
+// whose expanded values changed.
+TEST(PolicyPatchesTest, DigestFollowsEachClustersValues) {
   const std::vector<policy::OverridePolicy> policies = {
       policyNamed("OverridePolicy", "eu-registry", kEuRegistry)};
   const Json object = policyTestDeployment("apps", "web", {{"tier", "web"}});
-  EXPECT_EQ(policyPatchesDigest(policyPatchesFor({}, object, kPolicyTestClusters)), "");
-  const std::string before =
-      policyPatchesDigest(policyPatchesFor(policies, object, kPolicyTestClusters));
-  const std::string relabelled = policyPatchesDigest(policyPatchesFor(
-      policies, object, {{"a", {{"region", "eu"}}}, {"b", {{"region", "us"}}}, {"c", {}}}));
-  EXPECT_FALSE(before.empty());
-  EXPECT_NE(before, relabelled);
-  EXPECT_EQ(before, policyPatchesDigest(policyPatchesFor(policies, object, kPolicyTestClusters)));
+  const PolicyPatches before = policyPatchesFor(policies, object, kPolicyTestClusters);
+  const PolicyPatches after = policyPatchesFor(
+      policies, object, {{"a", {{"region", "eu"}}}, {"b", {{"region", "us"}}}, {"c", {}}});
+  EXPECT_EQ(clusterPatchesDigest(before.forCluster("c")), "");
+  EXPECT_FALSE(clusterPatchesDigest(before.forCluster("a")).empty());
+  EXPECT_EQ(clusterPatchesDigest(before.forCluster("a")),
+            clusterPatchesDigest(after.forCluster("a")));
+  EXPECT_NE(clusterPatchesDigest(before.forCluster("b")),
+            clusterPatchesDigest(after.forCluster("b")));
+}
+
+// Verifies that recorded versions carry each cluster's fingerprint, and count only under the
+// same fingerprint: a cluster whose patches changed, appeared or went is written again, the
+// others are not.
+TEST(PolicyPatchesTest, RecordedVersionsFollowEachClustersPatches) {
+  const std::vector<policy::OverridePolicy> policies = {
+      policyNamed("OverridePolicy", "eu-registry", kEuRegistry)};
+  const Json object = policyTestDeployment("apps", "web", {{"tier", "web"}});
+  const PolicyPatches before = policyPatchesFor(policies, object, kPolicyTestClusters);
+  const ClusterVersions recorded =
+      versionsWithPolicies({{"a", "rv:1"}, {"b", "rv:2"}, {"c", "rv:3"}, {"gone", ""}}, before);
+  EXPECT_EQ(recorded.at("a"), "rv:1+policies:" + clusterPatchesDigest(before.forCluster("a")));
+  EXPECT_EQ(recorded.at("c"), "rv:3") << "no policy there: KubeFed's version";
+  EXPECT_EQ(recorded.at("gone"), "");
+  EXPECT_EQ(versionsUnderPolicies(recorded, before),
+            (ClusterVersions{{"a", "rv:1"}, {"b", "rv:2"}, {"c", "rv:3"}, {"gone", ""}}));
+
+  // b leaves the EU, c joins it: only they are written again.
+  const PolicyPatches relabelled = policyPatchesFor(
+      policies, object,
+      {{"a", {{"region", "eu"}}}, {"b", {{"region", "us"}}}, {"c", {{"region", "eu"}}}});
+  EXPECT_EQ(versionsUnderPolicies(recorded, relabelled),
+            (ClusterVersions{{"a", "rv:1"}, {"gone", ""}}));
+  // Without policies, the versions recorded under them no longer count.
+  EXPECT_EQ(versionsUnderPolicies(recorded, PolicyPatches{}),
+            (ClusterVersions{{"c", "rv:3"}, {"gone", ""}}));
 }
 
 }  // namespace
