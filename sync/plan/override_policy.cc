@@ -197,10 +197,10 @@ ClusterVersions versionsWithPolicies(const ClusterVersions& written, const Polic
   ClusterVersions out;
   for (const auto& [cluster, version] : written) {
     const std::string digest = clusterPatchesDigest(patches.forCluster(cluster));
+    std::string marked = version;
     // An empty version means the object was deleted: nothing to mark.
-    out.emplace(cluster, digest.empty() || version.empty()
-                             ? version
-                             : version + std::string(kPolicyVersionSeparator) + digest);
+    if (!digest.empty() && !version.empty()) marked.append(kPolicyVersionSeparator).append(digest);
+    out.emplace(cluster, std::move(marked));
   }
   return out;
 }
