@@ -124,7 +124,9 @@ INSTANTIATE_TEST_SUITE_P(
                     R"({"resourceSelector": {"kind": "K"},
                         "overrides": [{"path": "/a", "value": "${CLUSTER_LABEL:-x}"}]})",
                     "label key \"-x\" is not valid"}),
-    [](const testing::TestParamInfo<BadSpecCase>& info) { return std::string(info.param.name); });
+    [](const testing::TestParamInfo<BadSpecCase>& case_info) {
+      return std::string(case_info.param.name);
+    });
 
 // Verifies that several problems are all reported at once.
 TEST(OverridePolicyTest, ReportsEveryProblem) {

@@ -107,8 +107,8 @@ INSTANTIATE_TEST_SUITE_P(Cases, PolicySelectsObjectTest,
                                                           {{"tier", "web"}},
                                                           "FederatedConfigMap",
                                                           false}),
-                         [](const testing::TestParamInfo<PolicySelectCase>& info) {
-                           return std::string(info.param.name);
+                         [](const testing::TestParamInfo<PolicySelectCase>& case_info) {
+                           return std::string(case_info.param.name);
                          });
 
 // Verifies that a policy without a resource label selector selects every object of its kind.
@@ -189,8 +189,8 @@ INSTANTIATE_TEST_SUITE_P(
         PolicyExpandCase{"Number", 5, 5, ""},
         PolicyExpandCase{"MissingLabel", "${CLUSTER_LABEL:tier}", Json(),
                          "cluster \"member-1\" has no label \"tier\""}),
-    [](const testing::TestParamInfo<PolicyExpandCase>& info) {
-      return std::string(info.param.name);
+    [](const testing::TestParamInfo<PolicyExpandCase>& case_info) {
+      return std::string(case_info.param.name);
     });
 
 // Verifies the example: the two EU clusters get their regional registry, the other none.
