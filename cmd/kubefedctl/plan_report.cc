@@ -21,6 +21,25 @@ std::string heading(const ObjectPlan& plan) {
   return out;
 }
 
+// "replace /spec/x = "v"" (op "" is replace, as in KubeFed's overrides).
+std::string overrideText(const federated::ClusterOverride& item) {
+  std::string out = (item.op.empty() ? std::string("replace") : item.op) + " " + item.path;
+  if (item.op != "remove") out += " = " + item.value.value_or(Json()).dump();
+  return out;
+}
+
+// Which override policy changes what in the cluster, and which were left out there.
+void printPolicies(const MemberForecast& member, std::ostream& out) {
+  for (const sync::PolicyPatch& patch : member.policy_patches) {
+    for (const federated::ClusterOverride& item : patch.overrides) {
+      out << "    " << patch.policy << ": " << overrideText(item) << "\n";
+    }
+  }
+  for (const sync::PolicyFailure& failure : member.policy_failures) {
+    out << "    " << failure.policy << " left out: " << failure.message << "\n";
+  }
+}
+
 void printCluster(const ObjectPlan& plan, const MemberForecast& member, std::ostream& out) {
   out << "  " << member.cluster << ": " << sync::memberActionName(member.action);
   if (!member.reason.empty()) out << " (" << member.reason << ")";
@@ -31,6 +50,7 @@ void printCluster(const ObjectPlan& plan, const MemberForecast& member, std::ost
   if (auto note = plan.notes.find(member.cluster); note != plan.notes.end()) {
     out << "    note: " << note->second << "\n";
   }
+  printPolicies(member, out);
   if (!member.drift.empty()) {
     out << "    " << sync::driftMessage(member.cluster, member.drift) << "\n";
   }
@@ -52,7 +72,24 @@ void printCluster(const ObjectPlan& plan, const MemberForecast& member, std::ost
   }
 }
 
+Json policiesJson(const MemberForecast& member) {
+  Json applied = Json::array();
+  for (const sync::PolicyPatch& patch : member.policy_patches) {
+    Json overrides = Json::array();
+    for (const federated::ClusterOverride& item : patch.overrides) {
+      Json entry = {{"op", item.op.empty() ? "replace" : item.op}, {"path", item.path}};
+      if (item.value) entry["value"] = *item.value;
+      overrides.push_back(std::move(entry));
+    }
+    applied.push_back({{"policy", patch.policy}, {"overrides", std::move(overrides)}});
+  }
+  return applied;
+}
+
 void printPropagation(const sync::PropagationForecast& forecast, std::ostream& out) {
+  for (const std::string& invalid : forecast.invalid_policies) {
+    out << "  invalid override policy, applied nowhere: " << invalid << "\n";
+  }
   if (forecast.deleting) {
     out << "  Propagation: not written while the federated object is being deleted\n";
     return;
@@ -106,6 +143,14 @@ Json clusterJson(const ObjectPlan& plan, const MemberForecast& member) {
                        {"manager", field.manager}});
     }
     out["drift"] = std::move(drift);
+  }
+  if (!member.policy_patches.empty()) out["overridePolicies"] = policiesJson(member);
+  if (!member.policy_failures.empty()) {
+    Json failures = Json::array();
+    for (const sync::PolicyFailure& failure : member.policy_failures) {
+      failures.push_back({{"policy", failure.policy}, {"message", failure.message}});
+    }
+    out["overridePolicyFailures"] = std::move(failures);
   }
   if (member.server_side) out["serverSideApply"] = true;
   if (!member.yielded.empty()) {

@@ -281,6 +281,8 @@ Result<sync::ForecastInputs> PlanSources::forecastInputs(const sync::SyncTypeInf
     KF_TRY(host_namespace, hostObject(kNamespaces, QualifiedName{"", federated.name}));
     if (host_namespace) inputs.host_namespace_uid = objectUid(*host_namespace);
   }
+  KF_TRY(policies, policies_.forNamespace(federated.ns));
+  inputs.override_policies = std::move(policies);
   readMembers(type, target, inputs);
   return inputs;
 }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "cmd/kubefedctl/plan_policies.h"
 #include "cmd/kubefedctl/plan_report.h"
 #include "federation/client/rest_client.h"
 #include "sync/controller/sync_context.h"
@@ -64,6 +65,7 @@ class PlanSources {
   std::vector<ClusterSnapshot> clusters_;
   std::map<std::string, std::shared_ptr<RestClient>> member_clients_;
   std::map<std::string, std::string> member_client_errors_;
+  PlanPolicies policies_{host_};  // override policies, an addition
 };
 
 }  // namespace kf::kubefedctl

@@ -7,6 +7,7 @@
 #include "federation/controller/finalizers.h"
 #include "sync/controller/federated_deletion.h"
 #include "sync/controller/pass_inputs.h"
+#include "sync/controller/policy_inputs.h"
 #include "sync/io/dispatcher.h"
 #include "sync/io/member_operations.h"
 #include "sync/plan/desired_object.h"
@@ -103,7 +104,8 @@ MemberForecast forecastCreate(MemberForecast out, const MemberObjectContext& mem
     return out;
   }
   DesiredObject desired =
-      desiredObjectForCluster(*members.federated, members.target_type, out.cluster, nullptr);
+      desiredObjectForCluster(*members.federated, members.target_type, out.cluster, nullptr,
+                              members.policyPatchesFor(out.cluster));
   if (!desired.ok()) {
     out.status = desired.failure;
     out.reason = desired.error;
@@ -198,6 +200,34 @@ void forecastStatus(const ForecastInputs& inputs, PropagationForecast& forecast)
   forecast.status = std::move(update.value().status);
 }
 
+// The valid policies of the type's federated kind among `objects`; the errors of the others go
+// to `invalid`.
+std::vector<policy::OverridePolicy> policiesOfKind(const SyncTypeInfo& type,
+                                                   const std::vector<Json>& objects,
+                                                   std::vector<std::string>& invalid) {
+  std::vector<policy::OverridePolicy> out;
+  for (const Json& object : objects) {
+    if (policy::resourceKindOf(object) != type.federated_type.kind) continue;
+    auto parsed = policy::parseOverridePolicy(object);
+    if (parsed) {
+      out.push_back(std::move(parsed).value());
+    } else {
+      invalid.push_back(object.value("kind", "") + " " + objectKey(object) + ": " +
+                        parsed.error().message);
+    }
+  }
+  return out;
+}
+
+void attachPolicies(const PolicyPatches& patches, std::vector<MemberForecast>& forecasts) {
+  for (MemberForecast& member : forecasts) {
+    member.policy_patches = patches.forCluster(member.cluster);
+    for (const PolicyFailure& failure : patches.failures) {
+      if (failure.cluster == member.cluster) member.policy_failures.push_back(failure);
+    }
+  }
+}
+
 }  // namespace
 
 std::string_view memberActionName(MemberAction action) {
@@ -233,23 +263,6 @@ int PropagationForecast::memberWrites() const {
 PropagationForecast forecastPropagation(const ForecastInputs& inputs) {
   PropagationForecast forecast;
   forecast.deleting = hasDeletionTimestamp(inputs.federated_object);
-  const VersionHashes hashes = versionHashesOf(inputs.federated_object);
-  const auto target =
-      QualifiedName{inputs.type.target_is_namespace ? "" : objectNamespace(inputs.federated_object),
-                    objectName(inputs.federated_object)};
-  MemberObjectContext members =
-      memberObjectBasics(inputs.type, std::make_shared<const Json>(inputs.federated_object), target,
-                         hashes.ok() && inputs.recorded
-                             ? versionsForClusters(&*inputs.recorded, hashes.template_version,
-                                                   hashes.overrides_version)
-                             : ClusterVersions{},
-                         inputs.host_namespace_uid);
-  members.version_error = hashes.error;
-  // An invalid policy is KubeFed's in the pass too (which warns about it).
-  Result<MemberPolicy> policy =
-      resolveMemberPolicy(inputs.type.policy_defaults, inputs.federated_object);
-  if (policy) members.policy = std::move(policy.value());
-
   std::set<std::string> placement;
   if (!forecast.deleting) {
     const Json* federated_namespace =
@@ -263,11 +276,37 @@ PropagationForecast forecastPropagation(const ForecastInputs& inputs) {
     }
     placement = std::move(selected.value());
   }
+  const std::vector<policy::OverridePolicy> policies =
+      policiesOfKind(inputs.type, inputs.override_policies, forecast.invalid_policies);
+  auto patches = std::make_shared<const PolicyPatches>(
+      forecast.deleting ? PolicyPatches{}
+                        : policyPatchesOf(inputs.type, inputs.federated_object, policies,
+                                          inputs.clusters, placement));
+  const VersionHashes hashes = versionHashesOf(inputs.federated_object);
+  const auto target =
+      QualifiedName{inputs.type.target_is_namespace ? "" : objectNamespace(inputs.federated_object),
+                    objectName(inputs.federated_object)};
+  MemberObjectContext members = memberObjectBasics(
+      inputs.type, std::make_shared<const Json>(inputs.federated_object), target,
+      hashes.ok() && inputs.recorded
+          ? versionsUnderPolicies(versionsForClusters(&*inputs.recorded, hashes.template_version,
+                                                      hashes.overrides_version),
+                                  *patches)
+          : ClusterVersions{},
+      inputs.host_namespace_uid);
+  members.version_error = hashes.error;
+  if (!patches->by_cluster.empty()) members.policy_patches = patches;
+  // An invalid policy is KubeFed's in the pass too (which warns about it).
+  Result<MemberPolicy> policy =
+      resolveMemberPolicy(inputs.type.policy_defaults, inputs.federated_object);
+  if (policy) members.policy = std::move(policy.value());
+
   for (const ClusterStep& step :
        stepsFor(inputs, observe(inputs, members), placement, forecast.deleting)) {
     forecast.clusters.push_back(forecastStep(step, members, memberIn(inputs, step.cluster)));
   }
   addUnreadable(inputs, forecast.clusters);
+  attachPolicies(*patches, forecast.clusters);
   if (!forecast.deleting) forecastStatus(inputs, forecast);
   return forecast;
 }

@@ -19,6 +19,7 @@
 #include "sync/controller/sync_context.h"
 #include "sync/plan/drift.h"
 #include "sync/plan/federated_status.h"
+#include "sync/plan/override_policy.h"
 #include "sync/plan/server_side_apply.h"
 
 namespace kf::sync {
@@ -37,6 +38,9 @@ struct ForecastInputs {
   std::optional<core::PropagatedVersionStatus> recorded;  // the stored (Cluster)PropagatedVersion
   std::string host_namespace_uid;  // Namespace targets: the host's own Namespace's UID, or ""
   WallClock now;
+  // OverridePolicies of the object's namespace and ClusterOverridePolicies, as read (any kind:
+  // those of other federated kinds are ignored). Empty: none, or the policy CRDs absent.
+  std::vector<Json> override_policies;
 };
 
 enum class MemberAction {
@@ -69,6 +73,10 @@ struct MemberForecast {
   // managers own in the member (`yielded`).
   bool server_side = false;
   std::vector<OwnedField> yielded;
+  // Override policies (override_policy.h): which policy changes what in this cluster, in the
+  // order they apply (before the object's own overrides), and those left out here and why.
+  std::vector<PolicyPatch> policy_patches;
+  std::vector<PolicyFailure> policy_failures;
 };
 
 struct PropagationForecast {
@@ -77,6 +85,8 @@ struct PropagationForecast {
   // propagation status is written.
   bool deleting = false;
   std::string placement_error;  // "" unless placement could not be computed
+  // Override policies of the object's kind that do not validate (applied nowhere): the errors.
+  std::vector<std::string> invalid_policies;
   // After a propagation pass: the Propagation condition's reason and the whole new status, or
   // why it could not be computed.
   AggregateReason reason = AggregateReason::kSuccess;

@@ -10,7 +10,9 @@
 #include <vector>
 
 #include "apis/meta/join.h"
+#include "sync/controller/override_policies.h"
 #include "sync/controller/pass_inputs.h"
+#include "sync/controller/policy_inputs.h"
 #include "sync/controller/sync_steps.h"
 #include "sync/io/dispatcher.h"
 #include "sync/io/federated_status_writer.h"
@@ -79,6 +81,24 @@ std::string describeTimeout(int operations, Duration timeout,
   return "Failed to finish " + std::to_string(operations) + " operations in " + seconds(timeout);
 }
 
+// The override-policy patches of the object in its placed clusters; none without policies.
+PolicyPatches overridePolicyPatches(SyncContext& context, const Json& federated_object,
+                                    const std::vector<ClusterSnapshot>& clusters,
+                                    const std::set<std::string>& placement) {
+  if (context.override_policies == nullptr || !context.override_policies->active()) return {};
+  return policyPatchesOf(context.type, federated_object, context.override_policies->current(),
+                         clusters, placement);
+}
+
+// Failures on the policies' status and as events; nothing without policies.
+void recordPolicyOutcome(SyncContext& context, const Json& federated_object,
+                         const PolicyPatches& patches) {
+  if (context.override_policies == nullptr || !context.override_policies->active()) return;
+  context.override_policies->record(federated_object, patches, [&context](const std::string& key) {
+    return context.host_informers.federatedObject(key) != nullptr;
+  });
+}
+
 ReconcileResult writeStatus(SyncContext& context, const Json& federated_object,
                             PropagationOutcome outcome) {
   if (!outcome.raw_status_collection) {
@@ -122,15 +142,20 @@ ReconcileResult propagate(SyncContext& context, const Json& federated_object,
     return writeStatus(context, federated_object, std::move(outcome));
   }
   const VersionHashes hashes = versionHashesOf(federated_object);
+  auto policy_patches = std::make_shared<const PolicyPatches>(
+      overridePolicyPatches(context, federated_object, clusters, selected.value()));
   if (!hashes.error.empty()) {
     spdlog::error("Cannot track the versions of {}: {}", objectKey(federated_object), hashes.error);
   }
   auto members = memberObjectContext(
       context, std::make_shared<const Json>(federated_object), names.target,
-      hashes.error.empty() ? context.versions.versionsFor(names.federated, hashes.template_version,
-                                                          hashes.overrides_version)
+      hashes.error.empty() ? versionsUnderPolicies(context.versions.versionsFor(
+                                                       names.federated, hashes.template_version,
+                                                       hashes.overrides_version),
+                                                   *policy_patches)
                            : ClusterVersions{});
   members->version_error = hashes.error;
+  if (!policy_patches->by_cluster.empty()) members->policy_patches = policy_patches;
   Result<MemberPolicy> policy = resolveMemberPolicy(context.type.policy_defaults, federated_object);
   if (policy) {
     members->policy = std::move(policy.value());
@@ -153,9 +178,9 @@ ReconcileResult propagate(SyncContext& context, const Json& federated_object,
   // Recorded even while stopping: the writes that completed before the cancel happened, and a
   // version left unrecorded is a write to that member by the next process.
   if (hashes.error.empty()) {
-    Status recorded =
-        context.versions.update(federated_object, hashes.template_version, hashes.overrides_version,
-                                selected.value(), dispatched.versions);
+    Status recorded = context.versions.update(
+        federated_object, hashes.template_version, hashes.overrides_version, selected.value(),
+        versionsWithPolicies(dispatched.versions, *policy_patches));
     if (!recorded) {
       spdlog::error("Failed to record the propagated versions of {}: {}",
                     objectKey(federated_object), recorded.error().describe());
@@ -164,6 +189,7 @@ ReconcileResult propagate(SyncContext& context, const Json& federated_object,
   if (context.stopping) {
     return ReconcileStatus::kOk;  // operations were cancelled: their statuses mean nothing
   }
+  recordPolicyOutcome(context, federated_object, *policy_patches);
   if (dispatched.timed_out) {
     warn(context, federated_object, "OperationTimeoutError",
          describeTimeout(operations, context.operation_timeout, dispatched.unresponsive));

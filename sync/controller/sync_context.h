@@ -23,6 +23,8 @@
 
 namespace kf::sync {
 
+class OverridePolicies;  // override_policies.h
+
 // The federated type as the sync controller needs it, resolved from the FTC at start.
 struct SyncTypeInfo {
   core::ApiResource target_type;     // kind, group, version, plural, scope
@@ -70,6 +72,8 @@ struct SyncContext {
   GenerationMemo unknown_placement_warned{};
   // Federated objects as our own writes left them, until the host cache shows them.
   WrittenObjects written_objects{};
+  // The override policies of the type (null or inactive: none, KubeFed's behaviour).
+  OverridePolicies* override_policies = nullptr;
 };
 
 // The parts of a MemberObjectContext that only depend on the type and the object (no clients,

@@ -8,7 +8,9 @@
 #include "federation/controller/builder.h"
 #include "federation/controller/cluster_availability_source.h"
 #include "federation/controller/member_informers.h"
+#include "sync/controller/cluster_labels_source.h"
 #include "sync/controller/host_informers.h"
+#include "sync/controller/override_policies.h"
 #include "sync/controller/sync_reconciler.h"
 
 namespace kf::sync {
@@ -47,6 +49,21 @@ ControllerBuilder syncControllerBuilder(const SyncTypeInfo& type, const SyncCont
   return builder;
 }
 
+// Override policies (not KubeFed's): re-propagate on a policy change or a cluster relabelled.
+// Nothing is added when the policy CRDs are not installed.
+ControllerBuilder& watchOverridePolicies(ControllerBuilder& builder,
+                                         const OverridePolicies* policies,
+                                         const HostInformers& host, ClusterRegistry& clusters) {
+  if (policies == nullptr || !policies->active()) return builder;
+  auto all_keys = [&host] { return host.federatedKeys(); };
+  builder.watches(policies->namespacedSource(), policies->policyHandler(all_keys));
+  if (SourcePtr cluster_scoped = policies->clusterSource()) {
+    builder.watches(std::move(cluster_scoped), policies->policyHandler(all_keys));
+  }
+  return builder.watches(std::make_unique<ClusterLabelsSource>(clusters),
+                         enqueueAll(policies->whilePoliciesExist(all_keys)));
+}
+
 }  // namespace
 
 core::ApiResource defaultFederatedNamespaceType() {
@@ -64,13 +81,21 @@ Result<ControllerPtr> syncController(const core::FederatedTypeConfig& ftc,
   KF_TRY(type, syncTypeInfo(ftc, deps.config));
   KF_TRY(host_informers, leaseHostInformers(type, deps));
   auto members = memberInformers(type, deps);
-  auto reconciler =
-      std::make_unique<SyncReconciler>(type, deps, std::move(host_informers), *members);
+  auto policies = OverridePolicies::start(
+      {.federated_kind = type.federated_type.kind,
+       .target_namespace = deps.config.target_namespace},
+      deps.host_informers, deps.host,
+      deps.recorder ? deps.recorder(toLower(type.federated_type.kind) + "-controller") : nullptr);
+  auto reconciler = std::make_unique<SyncReconciler>(type, deps, std::move(host_informers),
+                                                     *members, std::move(policies));
   const HostInformers& host = reconciler->host();
+  const OverridePolicies* override_policies = reconciler->overridePolicies();
   auto federated_updates = reconciler->federatedUpdateFilter();
   auto member_event_delay = reconciler->memberEventDelay(deps.retry_delay);
   spdlog::info("Starting sync controller for {}", type.federated_type.kind);
-  return syncControllerBuilder(type, deps)
+  ControllerBuilder builder = syncControllerBuilder(type, deps);
+  watchOverridePolicies(builder, override_policies, host, deps.clusters);
+  return builder
       .watches(host.federatedSource(), enqueueObject().updatesWhen(std::move(federated_updates)))
       .watches(host.namespacesSource(), enqueueMapped(namespaceName))
       .watches(host.federatedNamespacesSource(), enqueueMapped(host.federatedKeysInNamespaceOf()))

@@ -89,7 +89,8 @@ ReconcileResult reconcileKey(SyncContext& context, const std::string& key,
 }
 
 SyncReconciler::SyncReconciler(SyncTypeInfo type, SyncControllerDeps deps,
-                               std::unique_ptr<HostInformers> host, MemberInformers& members)
+                               std::unique_ptr<HostInformers> host, MemberInformers& members,
+                               std::unique_ptr<OverridePolicies> policies)
     : name_(toLower(type.federated_type.kind)),
       deps_(std::move(deps)),
       executors_(memberIo(deps_.member_io), deps_.dispatch.per_cluster_concurrency, deps_.clock),
@@ -98,7 +99,8 @@ SyncReconciler::SyncReconciler(SyncTypeInfo type, SyncControllerDeps deps,
                                       .target_namespace = deps_.config.target_namespace,
                                       .target_kind = type.target_type.kind}),
       host_(std::move(host)),
-      members_(members) {
+      members_(members),
+      policies_(std::move(policies)) {
   context_ = std::unique_ptr<SyncContext>(
       new SyncContext{.type = std::move(type),
                       .host = deps_.host,
@@ -110,7 +112,8 @@ SyncReconciler::SyncReconciler(SyncTypeInfo type, SyncControllerDeps deps,
                       .recorder = deps_.recorder ? deps_.recorder(name_ + "-controller") : nullptr,
                       .clock = deps_.clock,
                       .operation_timeout = deps_.dispatch.operation_timeout,
-                      .stopping = stopping_});
+                      .stopping = stopping_,
+                      .override_policies = policies_.get()});
   // A cluster that left takes its executor lane with it. Called on the registry writer's thread:
   // forget() cancels the cluster's queue but does not wait for its running operations.
   removal_listener_ = deps_.clusters.subscribe([this](const ClusterEvent& event) {
@@ -160,6 +163,7 @@ std::function<Duration(const std::string& key)> SyncReconciler::memberEventDelay
 
 bool SyncReconciler::synced() {
   if (!host_->synced() || !members_.synced()) return false;
+  if (policies_ && !policies_->synced()) return false;
   Status loaded = versions_.load();
   if (!loaded) {
     spdlog::warn("{}: {}", name_, loaded.error().describe());

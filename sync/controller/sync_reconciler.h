@@ -13,6 +13,7 @@
 #include "federation/controller/member_informers.h"
 #include "federation/controller/reconciler.h"
 #include "sync/controller/host_informers.h"
+#include "sync/controller/override_policies.h"
 #include "sync/controller/sync_context.h"
 #include "sync/controller/sync_controller.h"
 #include "sync/io/cluster_executors.h"
@@ -30,8 +31,9 @@ ReconcileResult reconcileKey(SyncContext& context, const std::string& key,
 // of member operations, and the events recorder. `members` must outlive it.
 class SyncReconciler final : public Reconciler {
  public:
+  // `policies`: the type's override policies (null: none, KubeFed's behaviour).
   SyncReconciler(SyncTypeInfo type, SyncControllerDeps deps, std::unique_ptr<HostInformers> host,
-                 MemberInformers& members);
+                 MemberInformers& members, std::unique_ptr<OverridePolicies> policies = nullptr);
   // Joins the version loader and releases the host informers.
   ~SyncReconciler() override;
   SyncReconciler(const SyncReconciler&) = delete;
@@ -42,6 +44,8 @@ class SyncReconciler final : public Reconciler {
   void cancel() override;
 
   const HostInformers& host() const { return *host_; }
+  // Null when the controller has none.
+  const OverridePolicies* overridePolicies() const { return policies_.get(); }
   // Which updates of a federated object queue it: those that changed it, except the echo of a
   // write whose reconcile went on with what it wrote. Valid while the reconciler lives.
   UpdateFilter federatedUpdateFilter();
@@ -63,6 +67,7 @@ class SyncReconciler final : public Reconciler {
   VersionManager versions_;
   std::unique_ptr<HostInformers> host_;
   MemberInformers& members_;
+  std::unique_ptr<OverridePolicies> policies_;
   std::unique_ptr<SyncContext> context_;
   std::optional<ListenerId> removal_listener_;
   // Joined before anything it uses goes.

@@ -16,6 +16,7 @@
 #include "sync/plan/event_key.h"
 #include "sync/plan/field_diff.h"
 #include "sync/plan/member_policy.h"
+#include "sync/plan/override_policy.h"
 #include "sync/plan/propagated_versions.h"
 #include "sync/plan/server_side_apply.h"
 
@@ -39,11 +40,15 @@ struct MemberObjectContext {
   std::string host_namespace_uid;
   bool skip_adopting = false;  // KubeFedConfig adoptResources: Disabled
   MemberPolicy policy;         // KubeFed's unless the object or its type opts in
+  // The override policies' patches per cluster (override_policy.h); null: none (KubeFed's).
+  std::shared_ptr<const PolicyPatches> policy_patches;
   ClientLookup client;
   EventRecorderPtr recorder;  // null: events are logged instead
   Clock* clock = nullptr;     // times dispatch_operation_duration_seconds; required
 
   bool isHostNamespace(const Json& cluster_object) const;
+  // The override-policy patches of `cluster`, or null when there are none.
+  const std::vector<PolicyPatch>* policyPatchesFor(const std::string& cluster) const;
 };
 
 using ContextPtr = std::shared_ptr<const MemberObjectContext>;

@@ -98,7 +98,8 @@ Result<TemplateObject> objectFromTemplate(const Json& federated_object,
 
 DesiredObject desiredObjectForCluster(const Json& federated_object,
                                       const core::ApiResource& target_type,
-                                      const std::string& cluster_name, const Json* cluster_object) {
+                                      const std::string& cluster_name, const Json* cluster_object,
+                                      const std::vector<PolicyPatch>* policy_patches) {
   DesiredObject out;
   auto from_template = objectFromTemplate(federated_object, target_type);
   if (!from_template) {
@@ -116,6 +117,7 @@ DesiredObject desiredObjectForCluster(const Json& federated_object,
                     "failed to retain fields: " + retained.error().message);
     }
   }
+  if (policy_patches != nullptr) applyPolicyPatches(out.object, cluster_name, *policy_patches);
   return withOverrides(std::move(out), federated_object, cluster_name);
 }
 

@@ -7,7 +7,8 @@
 //      the template for Namespace targets); kind := target kind; apiVersion := the template's,
 //      else "<group>/<version>" (QUIRK kept: "/v1" for the core group, which servers accept);
 //   4. on update only, the member-owned fields retained from the cluster object (retain.h);
-//   5. the cluster's overrides applied (overrides.h);
+//   5. the cluster's overrides applied (overrides.h), after those of the override policies that
+//      select the object and the cluster, when any (override_policy.h; not KubeFed's);
 //   6. label kubefed.io/managed=true, last, so that no override can remove it.
 
 #include <optional>
@@ -15,6 +16,7 @@
 #include <string_view>
 
 #include "apis/core/federated_type_config.h"
+#include "sync/plan/override_policy.h"
 #include "sync/plan/propagation_status.h"
 
 namespace kf::sync {
@@ -47,9 +49,12 @@ struct DesiredObject {
 };
 
 // Steps 1-6 for `cluster_name`. `cluster_object` is the member's current object on the update
-// path (retention applies) and nullptr on the create path.
+// path (retention applies) and nullptr on the create path. `policy_patches`: the cluster's
+// override-policy patches, in order (null: none); one that fails is left out, as the pass that
+// computed them has reported (override_policy.h).
 DesiredObject desiredObjectForCluster(const Json& federated_object,
                                       const core::ApiResource& target_type,
-                                      const std::string& cluster_name, const Json* cluster_object);
+                                      const std::string& cluster_name, const Json* cluster_object,
+                                      const std::vector<PolicyPatch>* policy_patches = nullptr);
 
 }  // namespace kf::sync
