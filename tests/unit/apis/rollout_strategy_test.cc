@@ -96,7 +96,7 @@ INSTANTIATE_TEST_SUITE_P(
             "UnknownOnFailure",
             R"({"stages": [{"name": "a", "clusterSelector": {}}], "onFailure": "Continue"})",
             "spec.onFailure: Unsupported value: \"Continue\""}),
-    [](const ::testing::TestParamInfo<InvalidCase>& info) { return info.param.name; });
+    [](const ::testing::TestParamInfo<InvalidCase>& row) { return row.param.name; });
 
 }  // namespace
 }  // namespace kf
