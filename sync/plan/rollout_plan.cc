@@ -4,6 +4,7 @@
 #include <charconv>
 #include <utility>
 
+#include "apis/core/workload_observation.h"
 #include "apis/meta/duration.h"
 
 namespace kf::sync {
@@ -282,6 +283,38 @@ bool cacheCaughtUp(const Json& cached_object, const std::string& held_version) {
   const char* end = held_version.data() + held_version.size();
   if (std::from_chars(begin, end, written).ec != std::errc()) return true;
   return objectGeneration(cached_object) >= written;
+}
+
+RolloutIntent rolloutIntentOf(const Json& federated_object, const std::string& template_hash) {
+  RolloutIntent intent;
+  const std::optional<StringMap> annotations = objectAnnotations(federated_object);
+  if (!annotations) return intent;
+  const auto paused = annotations->find(kRolloutPausedAnnotation);
+  intent.paused = paused != annotations->end() && paused->second == "true";
+  const auto approved = annotations->find(kRolloutApprovedAnnotation);
+  if (approved == annotations->end()) return intent;
+  std::string_view rest = approved->second;
+  while (!rest.empty()) {
+    const std::size_t comma = rest.find(',');
+    const std::string_view entry = rest.substr(0, comma);
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    const std::size_t at = entry.rfind('@');
+    if (at != std::string_view::npos && at > 0 && entry.substr(at + 1) == template_hash) {
+      intent.approved_stages.emplace(entry.substr(0, at));
+    }
+  }
+  return intent;
+}
+
+ClusterHealth clusterHealth(const std::optional<core::WorkloadKind>& kind,
+                            const Json* cached_object, const std::string& held_version) {
+  if (cached_object == nullptr || !cacheCaughtUp(*cached_object, held_version)) {
+    return ClusterHealth::kUpdating;
+  }
+  if (!kind) return ClusterHealth::kHealthy;
+  const core::ClusterWorkload observed = core::observeWorkload(*kind, "", *cached_object);
+  if (observed.rolled_out) return ClusterHealth::kHealthy;
+  return observed.failed ? ClusterHealth::kFailed : ClusterHealth::kUpdating;
 }
 
 }  // namespace kf::sync

@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "apis/core/workload_kind.h"
 #include "apis/meta/object.h"
 #include "apis/rollout/rollout_strategy.h"
 
@@ -72,11 +73,28 @@ struct RunRecord {
   bool operator==(const RunRecord&) const = default;
 };
 
-// The user's say, from annotations on the federated object.
+// The user's say, from annotations on the federated object (what `kubefedctl rollout pause`,
+// `resume` and `approve` write): changing them is a change of the object, which queues a pass.
+inline constexpr char kRolloutPausedAnnotation[] = "kubefed-cpp.io/rollout-paused";  // "true"
+// Comma-separated "<stage>@<template hash>": an approval counts for that run's template only, so
+// that it never lets the next change through unseen.
+inline constexpr char kRolloutApprovedAnnotation[] = "kubefed-cpp.io/rollout-approved";
+
 struct RolloutIntent {
   bool paused = false;
   std::set<std::string> approved_stages;  // for the current run
+
+  bool operator==(const RolloutIntent&) const = default;
 };
+
+// The intent `federated_object`'s annotations state for the run of `template_hash`.
+RolloutIntent rolloutIntentOf(const Json& federated_object, const std::string& template_hash);
+
+// How healthy a cluster's member object is for the rollout: kUpdating until the cache shows the
+// object the run wrote there (`held_version`, see cacheCaughtUp); then, for a workload kind, its
+// rolled-out observation (failed when it reports failure) and, for any other kind, healthy.
+ClusterHealth clusterHealth(const std::optional<core::WorkloadKind>& kind,
+                            const Json* cached_object, const std::string& held_version);
 
 enum class RolloutPhase {
   kProgressing,

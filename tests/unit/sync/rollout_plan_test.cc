@@ -271,3 +271,73 @@ TEST(RolloutPlanTest, TheCacheCatchesUpWithTheGenerationWritten) {
 
 }  // namespace
 }  // namespace kf::sync
+
+namespace kf::sync {
+namespace {
+
+Json annotated(const StringMap& annotations) {
+  Json object = {{"metadata", {{"name", "web"}}}};
+  object["metadata"]["annotations"] = annotations;
+  return object;
+}
+
+TEST(RolloutIntentTest, ApprovalsCountForTheirRunOnly) {
+  const Json object = annotated({{kRolloutPausedAnnotation, "true"},
+                                 {kRolloutApprovedAnnotation, "rest@new,canary@old,@new,odd"}});
+  EXPECT_EQ(rolloutIntentOf(object, "new"),
+            (RolloutIntent{.paused = true, .approved_stages = {"rest"}}));
+  EXPECT_EQ(rolloutIntentOf(object, "old"),
+            (RolloutIntent{.paused = true, .approved_stages = {"canary"}}));
+  EXPECT_EQ(rolloutIntentOf(annotated({{kRolloutPausedAnnotation, "false"}}), "new"),
+            RolloutIntent{});
+  EXPECT_EQ(rolloutIntentOf(Json::object(), "new"), RolloutIntent{});
+}
+
+Json deployment(std::int64_t generation, std::int64_t observed, std::int64_t available,
+                const Json& conditions = Json::array()) {
+  return {{"metadata", {{"generation", generation}}},
+          {"spec", {{"replicas", 2}}},
+          {"status",
+           {{"observedGeneration", observed},
+            {"replicas", 2},
+            {"updatedReplicas", 2},
+            {"availableReplicas", available},
+            {"conditions", conditions}}}};
+}
+
+TEST(RolloutHealthTest, AStageNeverPassesOnAStatusOlderThanItsTemplate) {
+  const auto kind = std::optional(core::WorkloadKind::kDeployment);
+  // The cache still holds the object before the rollout's write, rolled out as it was.
+  const Json before = deployment(1, 1, 2);
+  EXPECT_EQ(clusterHealth(kind, &before, "gen:2"), ClusterHealth::kUpdating);
+  const Json written = deployment(2, 1, 2);
+  EXPECT_EQ(clusterHealth(kind, &written, "gen:2"), ClusterHealth::kUpdating);
+  const Json rolled_out = deployment(2, 2, 2);
+  EXPECT_EQ(clusterHealth(kind, &rolled_out, "gen:2"), ClusterHealth::kHealthy);
+  const Json stuck = deployment(2, 2, 1,
+                                Json::array({{{"type", "Progressing"},
+                                              {"status", "False"},
+                                              {"reason", "ProgressDeadlineExceeded"}}}));
+  EXPECT_EQ(clusterHealth(kind, &stuck, "gen:2"), ClusterHealth::kFailed);
+  EXPECT_EQ(clusterHealth(kind, nullptr, "gen:2"), ClusterHealth::kUpdating);
+}
+
+TEST(RolloutHealthTest, OtherKindsAreHealthyOnceTheCacheHoldsTheObject) {
+  const Json config_map = {{"metadata", {{"resourceVersion", "17"}}}};
+  EXPECT_EQ(clusterHealth(std::nullopt, &config_map, "rv:17"), ClusterHealth::kHealthy);
+  EXPECT_EQ(clusterHealth(std::nullopt, nullptr, "rv:17"), ClusterHealth::kUpdating);
+}
+
+TEST(RolloutHealthTest, AJobIsHealthyOnceCompleteAndFailedOnceFailed) {
+  const auto kind = std::optional(core::WorkloadKind::kJob);
+  const Json complete = {
+      {"status", {{"conditions", {{{"type", "Complete"}, {"status", "True"}}}}}}};
+  const Json failed = {{"status", {{"conditions", {{{"type", "Failed"}, {"status", "True"}}}}}}};
+  const Json running = {{"status", {{"active", 1}}}};
+  EXPECT_EQ(clusterHealth(kind, &complete, ""), ClusterHealth::kHealthy);
+  EXPECT_EQ(clusterHealth(kind, &failed, ""), ClusterHealth::kFailed);
+  EXPECT_EQ(clusterHealth(kind, &running, ""), ClusterHealth::kUpdating);
+}
+
+}  // namespace
+}  // namespace kf::sync
