@@ -124,8 +124,9 @@ void warnAboutDroppedTemplateFields(const MemberObjectContext& context, bool dro
 // The object for the cluster, or the failure recorded and nullopt.
 std::optional<Json> desiredFor(const MemberObjectContext& context, const OperationName& op,
                                const Json* cluster_object, OperationReport& report) {
-  DesiredObject desired = desiredObjectForCluster(*context.federated, context.target_type,
-                                                  report.cluster(), cluster_object);
+  DesiredObject desired =
+      desiredObjectForCluster(context.federatedFor(report.cluster()), context.target_type,
+                              report.cluster(), cluster_object);
   warnAboutDroppedTemplateFields(context, desired.dropped_annotations, desired.dropped_finalizers);
   if (!desired.ok()) {
     recordOperationError(context, op, report, desired.failure, desired.error);
@@ -210,7 +211,7 @@ UpdateDecision decideApply(const MemberObjectContext& context, const std::string
   UpdateDecision out;
   out.server_side = true;
   DesiredObject intent =
-      desiredObjectForCluster(*context.federated, context.target_type, cluster, nullptr);
+      desiredObjectForCluster(context.federatedFor(cluster), context.target_type, cluster, nullptr);
   out.dropped_annotations = intent.dropped_annotations;
   out.dropped_finalizers = intent.dropped_finalizers;
   if (!intent.ok()) {
@@ -265,8 +266,8 @@ UpdateDecision decideUpdate(const MemberObjectContext& context, const std::strin
   if (context.policy.serverSide()) {
     return decideApply(context, cluster, cluster_object, has_managed_fields);
   }
-  DesiredObject desired =
-      desiredObjectForCluster(*context.federated, context.target_type, cluster, &cluster_object);
+  DesiredObject desired = desiredObjectForCluster(context.federatedFor(cluster),
+                                                  context.target_type, cluster, &cluster_object);
   out.dropped_annotations = desired.dropped_annotations;
   out.dropped_finalizers = desired.dropped_finalizers;
   if (!desired.ok()) {
@@ -305,6 +306,11 @@ bool adoptsExisting(const MemberObjectContext& context, const Json& existing) {
 bool MemberObjectContext::isHostNamespace(const Json& cluster_object) const {
   return target_type.kind == "Namespace" && !host_namespace_uid.empty() &&
          objectUid(cluster_object) == host_namespace_uid;
+}
+
+const Json& MemberObjectContext::federatedFor(const std::string& cluster) const {
+  const auto it = federated_for_cluster.find(cluster);
+  return it != federated_for_cluster.end() ? *it->second : *federated;
 }
 
 std::string managedLabelFalseMessage() {

@@ -347,7 +347,7 @@ TEST(HelmChartTest, ControllerRbacGrantsOnlyWhatTheControllerUses) {
       }
     }
     EXPECT_EQ(groups, (std::set<std::string>{"", "core.kubefed.io", "types.kubefed.io",
-                                             "scheduling.kubefed.io"}))
+                                             "scheduling.kubefed.io", "rollout.kubefed-cpp.io"}))
         << set;
   }
 }
