@@ -76,19 +76,21 @@ class RolloutFederation : public E2EFederation {
     EXPECT_TRUE(patched) << patched.error().describe();
   }
 
-  void createStrategy(const std::string& name, const std::string& on_failure) {
-    const Json strategy = {
-        {"apiVersion", "rollout.kubefed-cpp.io/v1alpha1"},
-        {"kind", "RolloutStrategy"},
-        {"metadata", {{"name", name}, {"namespace", workNamespace()}}},
-        {"spec",
-         {{"stages",
-           {{{"name", "canary"},
-             {"clusterSelector", {{"matchLabels", {{"stage", "canary"}}}}},
-             {"soakTime", std::to_string(kSoak.count()) + "s"}},
-            {{"name", "rest"}, {"clusterSelector", {{"matchLabels", {{"stage", "rest"}}}}}}}},
-          {"progressDeadline", "10s"},
-          {"onFailure", on_failure}}}};
+  void createStrategy(const std::string& name, const std::string& on_failure,
+                      bool rest_needs_approval = false) {
+    const Json strategy = {{"apiVersion", "rollout.kubefed-cpp.io/v1alpha1"},
+                           {"kind", "RolloutStrategy"},
+                           {"metadata", {{"name", name}, {"namespace", workNamespace()}}},
+                           {"spec",
+                            {{"stages",
+                              {{{"name", "canary"},
+                                {"clusterSelector", {{"matchLabels", {{"stage", "canary"}}}}},
+                                {"soakTime", std::to_string(kSoak.count()) + "s"}},
+                               {{"name", "rest"},
+                                {"clusterSelector", {{"matchLabels", {{"stage", "rest"}}}}},
+                                {"requireApproval", rest_needs_approval}}}},
+                             {"progressDeadline", "10s"},
+                             {"onFailure", on_failure}}}};
     auto created = ResourceClient(host(), kStrategies, workNamespace()).create(strategy);
     ASSERT_TRUE(created) << created.error().describe();
   }
@@ -145,6 +147,19 @@ class RolloutFederation : public E2EFederation {
     if (!got) return "";
     const Json* value = nestedField(got.value(), {"status", "phase"});
     return value != nullptr && value->is_string() ? value->get<std::string>() : "";
+  }
+
+  // What `kubefedctl rollout approve` is to write: the stage, for the run's template.
+  void approve(const std::string& name, const std::string& stage) {
+    auto run = ResourceClient(host(), kRuns, workNamespace()).get("deployment-" + name);
+    ASSERT_TRUE(run) << run.error().describe();
+    const std::string hash =
+        nestedField(run.value(), {"status", "templateHash"})->get<std::string>();
+    const Json patch = {
+        {"metadata", {{"annotations", {{"kubefed-cpp.io/rollout-approved", stage + "@" + hash}}}}}};
+    auto patched = ResourceClient(host(), kFederatedDeploymentsRollout, workNamespace())
+                       .patch(name, PatchType::kMerge, patch.dump());
+    ASSERT_TRUE(patched) << patched.error().describe();
   }
 
   // Every RolloutRun of the namespace, for failure messages.
@@ -205,6 +220,47 @@ TEST(RolloutE2ETest, StagesSoakPauseOnFailureAndUndo) {
       eventually([&] { return federation.imagesAre(name, "img:v2", "img:v2"); }, seconds(60)))
       << federation.manager().log();
   EXPECT_TRUE(eventually([&] { return federation.phase(name) == "Complete"; }, seconds(60)));
+}
+
+// Manual approval holds the rest stage, across a restart of the controller manager that sends
+// nothing again; a change that fails with onFailure: Rollback gets the previous template back.
+TEST(RolloutE2ETest, ApprovalAcrossARestartAndRollback) {
+  RolloutFederation federation;
+  const std::string name = "api-" + std::to_string(::getpid() % 10000);
+  federation.createStrategy("approved-rest", "Rollback", /*rest_needs_approval=*/true);
+  federation.createDeployment(name, "approved-rest");
+  ASSERT_TRUE(
+      eventually([&] { return federation.imagesAre(name, "img:v1", "img:v1"); }, seconds(60)))
+      << federation.manager().log();
+
+  federation.setTemplate(name, "img:v2", 0);
+  ASSERT_TRUE(
+      eventually([&] { return federation.phase(name) == "WaitingForApproval"; }, seconds(60)))
+      << federation.runs();
+  EXPECT_EQ(federation.image("member1", name), "img:v2");
+  EXPECT_EQ(federation.image("member2", name), "img:v1");
+
+  const std::int64_t canary_generation = federation.generation("member1", name);
+  const std::int64_t rest_generation = federation.generation("member2", name);
+  ASSERT_EQ(federation.stopManager(), 0);
+  ASSERT_TRUE(federation.startManager()) << federation.manager().log();
+  EXPECT_FALSE(
+      eventually([&] { return federation.phase(name) != "WaitingForApproval"; }, seconds(5)));
+  EXPECT_EQ(federation.generation("member2", name), rest_generation);
+
+  federation.approve(name, "rest");
+  ASSERT_TRUE(
+      eventually([&] { return federation.image("member2", name) == "img:v2"; }, seconds(30)))
+      << federation.runs();
+  ASSERT_TRUE(eventually([&] { return federation.phase(name) == "Complete"; }, seconds(30)));
+  EXPECT_EQ(federation.generation("member1", name), canary_generation)
+      << "the restarted controller wrote member1 again";
+
+  federation.setTemplate(name, "img:broken", 1);
+  ASSERT_TRUE(eventually([&] { return federation.phase(name) == "RolledBack"; }, seconds(60)))
+      << federation.runs();
+  EXPECT_TRUE(
+      eventually([&] { return federation.imagesAre(name, "img:v2", "img:v2"); }, seconds(30)));
 }
 
 }  // namespace
