@@ -11,7 +11,9 @@
 //     strategy: canary-first
 //     template: {...}              # spec.template of the run's new template
 //     previousTemplate: {...}      # absent for a first rollout
-//   status:                        # RunRecord, written by the sync controller
+//   status:                        # RunRecord, written by the sync controller, with the
+//     phase: WaitingForSoak        # decision's phase, stage name and message beside it
+//     currentStage: canary         message: "stage canary is healthy; soaking for 5m0s"
 //     templateHash: 5f3c...        previousTemplateHash: 9ab1...
 //     stage: 1                     stageHealthySince: "2026-11-28T04:10:00Z"
 //     failure: "stage canary: ..." rolledBack: true       (only when so)
