@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "apis/core/workload_kind.h"
+#include "apis/core/workload_observation.h"
 #include "apis/meta/object.h"
 
 namespace kf::status {
@@ -30,36 +31,10 @@ namespace kf::status {
 using core::isJob;
 using core::WorkloadKind;
 
-struct Counts {
-  // Pod-running workloads.
-  std::int64_t desired = 0;
-  std::int64_t replicas = 0;
-  std::int64_t ready = 0;
-  std::int64_t available = 0;
-  std::int64_t updated = 0;
-  // Jobs.
-  std::int64_t active = 0;
-  std::int64_t succeeded = 0;
-  std::int64_t failed = 0;
-};
-
-struct ClusterWorkload {
-  std::string cluster;
-  bool reported = false;  // the member object was seen; counts are meaningful
-  Counts counts;
-  // Pods: observedGeneration caught up, updated == desired, available == desired (and, where
-  // the kind has no updated count, available == desired); a Deployment also has no old pods
-  // left (replicas == updated). Jobs: Complete.
-  bool rolled_out = false;
-  std::string message;  // why not, e.g. "2/3 available"; "" when rolled out
-};
-
-// The member object's status, read as `kind` reports it.
-ClusterWorkload observeWorkload(WorkloadKind kind, const std::string& cluster,
-                                const Json& member_object);
-// A cluster that should hold the workload but does not show it (`why`: "not created",
-// "cluster not ready", ...).
-ClusterWorkload missingWorkload(const std::string& cluster, std::string why);
+using core::ClusterWorkload;
+using core::Counts;
+using core::missingWorkload;
+using core::observeWorkload;
 
 // The clusters a federated object's workload is expected in: those its propagation status
 // lists (except WaitingForRemoval), plus those whose cache holds the member object.

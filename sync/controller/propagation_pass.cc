@@ -13,6 +13,7 @@
 #include "sync/controller/override_policies.h"
 #include "sync/controller/pass_inputs.h"
 #include "sync/controller/policy_inputs.h"
+#include "sync/controller/rollout_pass.h"
 #include "sync/controller/sync_steps.h"
 #include "sync/io/dispatcher.h"
 #include "sync/io/federated_status_writer.h"
@@ -168,7 +169,9 @@ ReconcileResult propagate(SyncContext& context, const Json& federated_object,
   SyncObservation observed = observeClusters(context, clusters, *members);
   observed.placement = selected.value();
   warnUnknownPlacedOncePerGeneration(context, federated_object, names.federated, clusters);
-  const std::vector<ClusterStep> steps = planPropagation(observed);
+  KF_TRY(rollout, RolloutPass::begin(context, federated_object, hashes, clusters, observed));
+  std::vector<ClusterStep> steps = planPropagation(observed);
+  if (rollout) steps = rollout->adjust(std::move(steps), *members);
   reportStatusSteps(*members, steps);
   Dispatcher dispatcher(context.executors, context.clock, context.operation_timeout);
   // A cluster dropped from placement loses its object with default options, as in KubeFed:
@@ -178,13 +181,24 @@ ReconcileResult propagate(SyncContext& context, const Json& federated_object,
   // Recorded even while stopping: the writes that completed before the cancel happened, and a
   // version left unrecorded is a write to that member by the next process.
   if (hashes.error.empty()) {
-    Status recorded = context.versions.update(
-        federated_object, hashes.template_version, hashes.overrides_version, selected.value(),
-        versionsWithPolicies(dispatched.versions, *policy_patches));
+    std::set<std::string> versioned = selected.value();
+    ClusterVersions written = versionsWithPolicies(dispatched.versions, *policy_patches);
+    if (rollout) {  // a cluster sent the previous template holds no version of this one
+      std::erase_if(versioned, [&](const std::string& c) { return rollout->offTheNewTemplate(c); });
+      std::erase_if(written,
+                    [&](const auto& entry) { return rollout->offTheNewTemplate(entry.first); });
+    }
+    Status recorded = context.versions.update(federated_object, hashes.template_version,
+                                              hashes.overrides_version, versioned, written);
     if (!recorded) {
       spdlog::error("Failed to record the propagated versions of {}: {}",
                     objectKey(federated_object), recorded.error().describe());
     }
+  }
+  std::optional<Duration> recheck;
+  if (rollout) {  // also while stopping: a restart must know what each cluster holds
+    KF_TRY(next, rollout->finish(context, federated_object, dispatched.versions));
+    recheck = next;
   }
   if (context.stopping) {
     return ReconcileStatus::kOk;  // operations were cancelled: their statuses mean nothing
@@ -197,7 +211,11 @@ ReconcileResult propagate(SyncContext& context, const Json& federated_object,
 
   outcome.clusters = std::move(dispatched.clusters);
   outcome.resources_updated = dispatched.resources_updated;
-  return writeStatus(context, federated_object, std::move(outcome));
+  ReconcileResult written = writeStatus(context, federated_object, std::move(outcome));
+  if (written && written.value() == ReconcileStatus::kOk && recheck) {
+    return ReconcileStatus::requeueAfter(*recheck);
+  }
+  return written;
 }
 
 }  // namespace kf::sync

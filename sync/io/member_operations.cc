@@ -124,9 +124,9 @@ void warnAboutDroppedTemplateFields(const MemberObjectContext& context, bool dro
 // The object for the cluster, or the failure recorded and nullopt.
 std::optional<Json> desiredFor(const MemberObjectContext& context, const OperationName& op,
                                const Json* cluster_object, OperationReport& report) {
-  DesiredObject desired =
-      desiredObjectForCluster(*context.federated, context.target_type, report.cluster(),
-                              cluster_object, context.policyPatchesFor(report.cluster()));
+  DesiredObject desired = desiredObjectForCluster(
+      context.federatedFor(report.cluster()), context.target_type, report.cluster(), cluster_object,
+      context.policyPatchesFor(report.cluster()));
   warnAboutDroppedTemplateFields(context, desired.dropped_annotations, desired.dropped_finalizers);
   if (!desired.ok()) {
     recordOperationError(context, op, report, desired.failure, desired.error);
@@ -210,8 +210,9 @@ UpdateDecision decideApply(const MemberObjectContext& context, const std::string
                            const Json& cluster_object, bool has_managed_fields) {
   UpdateDecision out;
   out.server_side = true;
-  DesiredObject intent = desiredObjectForCluster(*context.federated, context.target_type, cluster,
-                                                 nullptr, context.policyPatchesFor(cluster));
+  DesiredObject intent =
+      desiredObjectForCluster(context.federatedFor(cluster), context.target_type, cluster, nullptr,
+                              context.policyPatchesFor(cluster));
   out.dropped_annotations = intent.dropped_annotations;
   out.dropped_finalizers = intent.dropped_finalizers;
   if (!intent.ok()) {
@@ -267,8 +268,8 @@ UpdateDecision decideUpdate(const MemberObjectContext& context, const std::strin
     return decideApply(context, cluster, cluster_object, has_managed_fields);
   }
   DesiredObject desired =
-      desiredObjectForCluster(*context.federated, context.target_type, cluster, &cluster_object,
-                              context.policyPatchesFor(cluster));
+      desiredObjectForCluster(context.federatedFor(cluster), context.target_type, cluster,
+                              &cluster_object, context.policyPatchesFor(cluster));
   out.dropped_annotations = desired.dropped_annotations;
   out.dropped_finalizers = desired.dropped_finalizers;
   if (!desired.ok()) {
@@ -314,6 +315,11 @@ const std::vector<PolicyPatch>* MemberObjectContext::policyPatchesFor(
   if (!policy_patches) return nullptr;
   const std::vector<PolicyPatch>& patches = policy_patches->forCluster(cluster);
   return patches.empty() ? nullptr : &patches;
+}
+
+const Json& MemberObjectContext::federatedFor(const std::string& cluster) const {
+  const auto it = federated_for_cluster.find(cluster);
+  return it != federated_for_cluster.end() ? *it->second : *federated;
 }
 
 std::string managedLabelFalseMessage() {

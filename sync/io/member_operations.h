@@ -6,6 +6,7 @@
 // "<Op>InClusterFailed") and reports its outcome through the OperationReport.
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -46,9 +47,15 @@ struct MemberObjectContext {
   EventRecorderPtr recorder;  // null: events are logged instead
   Clock* clock = nullptr;     // times dispatch_operation_duration_seconds; required
 
+  // Staged rollout (sync/plan/rollout_plan.h): clusters that are sent another template than the
+  // federated object's (the previous one), as a copy of the federated object carrying it.
+  std::map<std::string, ObjectPtr> federated_for_cluster;
+
   bool isHostNamespace(const Json& cluster_object) const;
   // The override-policy patches of `cluster`, or null when there are none.
   const std::vector<PolicyPatch>* policyPatchesFor(const std::string& cluster) const;
+  // The federated object whose template `cluster` gets.
+  const Json& federatedFor(const std::string& cluster) const;
 };
 
 using ContextPtr = std::shared_ptr<const MemberObjectContext>;

@@ -347,7 +347,8 @@ TEST(HelmChartTest, ControllerRbacGrantsOnlyWhatTheControllerUses) {
       }
     }
     EXPECT_EQ(groups, (std::set<std::string>{"", "core.kubefed.io", "types.kubefed.io",
-                                             "scheduling.kubefed.io", "policy.kubefed-cpp.io"}))
+                                             "scheduling.kubefed.io", "policy.kubefed-cpp.io",
+                                             "rollout.kubefed-cpp.io"}))
         << set;
   }
 }
