@@ -60,6 +60,7 @@ hack/bootstrap.sh >/dev/null
 export PATH="$(hack/build-kube-binaries.sh):$PATH"
 # KF_BUILD: the binaries of another build (an A/B against an older commit), used as they are.
 BUILD=${KF_BUILD:-}
+MEASURED_COMMIT=$(git rev-parse --short HEAD) # now: the tree may change while the scenarios run
 if [[ -z $BUILD ]]; then
   export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
   cmake --preset release >/dev/null
@@ -453,7 +454,7 @@ for scenario in "${SCENARIOS[@]}"; do
 done
 
 echo
-echo "$(date +%F), commit $(git rev-parse --short HEAD)${KF_BUILD:+ (binaries from $KF_BUILD)}, $(nproc) cores, $COUNT federated objects per scenario ($PER_TYPE each of ConfigMaps, Secrets, ServiceAccounts and Roles) placed in two members; member client QPS 20 burst 30 (KubeFed's defaults)."
+echo "$(date +%F), commit $MEASURED_COMMIT${KF_BUILD:+ (binaries from $KF_BUILD)}, $(nproc) cores, $COUNT federated objects per scenario ($PER_TYPE each of ConfigMaps, Secrets, ServiceAccounts and Roles) placed in two members; member client QPS 20 burst 30 (KubeFed's defaults)."
 echo
 echo "| scenario | objects | faults injected | objects lost | duplicate writes | time to converge | result |"
 echo "|---|---|---|---|---|---|---|"
