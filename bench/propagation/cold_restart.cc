@@ -120,6 +120,7 @@ struct SyncProgress {
   bool queue_empty = false;
   long queue_depth = 0;
   long queue_adds = 0;  // keys that became waiting (client-go's count), delayed ones on arrival
+  long queue_done = 0;  // keys its workers finished
 };
 
 std::optional<SyncProgress> syncProgress(int port) {
@@ -142,6 +143,12 @@ std::optional<SyncProgress> syncProgress(int port) {
     if (name != s.labels.end() && name->second == kSyncQueue) {
       progress.queue_depth = std::lround(s.value);
       progress.queue_empty = progress.queue_depth == 0;
+    }
+  }
+  for (const auto& s : metrics::samplesNamed(text, "workqueue_work_duration_seconds_count")) {
+    const auto name = s.labels.find("name");
+    if (name != s.labels.end() && name->second == kSyncQueue) {
+      progress.queue_done = std::lround(s.value);
     }
   }
   for (const auto& s : metrics::samplesNamed(text, "workqueue_adds_total")) {
@@ -264,6 +271,7 @@ int runColdRestart(const std::string& kubeconfig, const std::vector<std::string>
       if (auto now = syncProgress(*port)) progress = *now;
       const std::string timeline = "reconciles=" + std::to_string(progress.reconciles) +
                                    " queue_adds=" + std::to_string(progress.queue_adds) +
+                                   " queue_done=" + std::to_string(progress.queue_done) +
                                    " queue_depth=" + std::to_string(progress.queue_depth);
       if (timeline != last_timeline) {
         std::fprintf(stderr, "restart t=%.1f %s\n", secondsSince(start), timeline.c_str());
@@ -275,9 +283,11 @@ int runColdRestart(const std::string& kubeconfig, const std::vector<std::string>
       if (!first_reconcile_seconds && progress.reconciles > 0) {
         first_reconcile_seconds = secondsSince(start);
       }
-      // The re-check has begun: the users write behind (or, with priorities, before) what the
-      // queue holds now.
-      if (probes && first_reconcile_seconds && !probe_sender.joinable()) {
+      // The FederatedConfigMaps' re-check has begun (their worker finished a key that found its
+      // object; "first reconcile" may be another type's): the users write behind (or, with
+      // priorities, before) what the queue holds now.
+      if (probes && first_reconcile_seconds && progress.queue_done > 0 &&
+          !probe_sender.joinable()) {
         probes_sent_seconds = secondsSince(start);
         backlog_at_probes = progress.queue_depth;
         probe_sender = std::jthread(

@@ -11,7 +11,8 @@
 namespace kf::bench {
 
 struct RestartOptions {
-  // Users' writes sent once the re-check has begun (its first reconcile), 100 ms apart: new
+  // Users' writes sent once the re-check has begun (the FederatedConfigMaps' worker finished a
+  // key, and a reconcile found its federated object), 100 ms apart: new
   // FederatedConfigMaps and edits of existing ones in turn, in `probe_namespace`.
   int probes = 0;
   std::string probe_namespace = "bench";

@@ -36,7 +36,7 @@
 #                             measure until it has reconciled every federated object again:
 #                             time, member and host writes caused, its CPU and peak RSS.
 #   PROBES=N                  with RESTART=1: once the restarted process has begun its re-check
-#                             (first reconcile), N users' writes 100 ms apart, new
+#                             (the FederatedConfigMaps' worker finished a key), N users' writes 100 ms apart, new
 #                             FederatedConfigMaps and edits of existing ones in turn, and the
 #                             time each takes to reach every member (bench/propagation/
 #                             user_probes.h); also the sync queue's depth then (the backlog).
