@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -15,6 +16,7 @@
 #include <thread>
 
 #include "bench/propagation/bench_support.h"
+#include "bench/propagation/user_probes.h"
 #include "federation/client/resource_client.h"
 #include "federation/metrics/sample_parse.h"
 
@@ -118,6 +120,7 @@ struct SyncProgress {
   bool queue_empty = false;
   long queue_depth = 0;
   long queue_adds = 0;  // keys that became waiting (client-go's count), delayed ones on arrival
+  long queue_done = 0;  // keys its workers finished
 };
 
 std::optional<SyncProgress> syncProgress(int port) {
@@ -142,6 +145,12 @@ std::optional<SyncProgress> syncProgress(int port) {
       progress.queue_empty = progress.queue_depth == 0;
     }
   }
+  for (const auto& s : metrics::samplesNamed(text, "workqueue_work_duration_seconds_count")) {
+    const auto name = s.labels.find("name");
+    if (name != s.labels.end() && name->second == kSyncQueue) {
+      progress.queue_done = std::lround(s.value);
+    }
+  }
   for (const auto& s : metrics::samplesNamed(text, "workqueue_adds_total")) {
     const auto name = s.labels.find("name");
     if (name != s.labels.end() && name->second == kSyncQueue)
@@ -150,10 +159,30 @@ std::optional<SyncProgress> syncProgress(int port) {
   return progress;
 }
 
+// The probes' figures, on the same line as the restart's.
+void printProbes(const ProbeFigures& figures, double sent_seconds, long backlog) {
+  std::vector<double> all = figures.create_seconds;
+  all.insert(all.end(), figures.edit_seconds.begin(), figures.edit_seconds.end());
+  // -1 where there is nothing to measure (no probes, or none of the kind).
+  const auto most = [](const std::vector<double>& values) {
+    return values.empty() ? -1.0 : *std::max_element(values.begin(), values.end());
+  };
+  const auto median = [](const std::vector<double>& values) {
+    return values.empty() ? -1.0 : percentile(values, 0.5);
+  };
+  std::printf(
+      " probes=%zu probes_failed=%d probes_sent_seconds=%.2f backlog=%ld "
+      "probe_create_p50=%.3f probe_create_max=%.3f probe_edit_p50=%.3f probe_edit_max=%.3f "
+      "probe_max=%.3f",
+      all.size() + static_cast<std::size_t>(figures.failed), figures.failed, sent_seconds, backlog,
+      median(figures.create_seconds), most(figures.create_seconds), median(figures.edit_seconds),
+      most(figures.edit_seconds), most(all));
+}
+
 }  // namespace
 
 int runColdRestart(const std::string& kubeconfig, const std::vector<std::string>& members,
-                   const std::string& run_dir) {
+                   const std::string& run_dir, const RestartOptions& options) {
   const std::string pid_file = run_dir + "/controller-manager.pid";
   const std::string log = run_dir + "/controller-manager.log";
   int old_pid = 0;
@@ -162,8 +191,7 @@ int runColdRestart(const std::string& kubeconfig, const std::vector<std::string>
   } catch (const std::exception&) {
     // Reported below with the other ways the file can be wrong.
   }
-  const std::vector<std::string> args =
-      old_pid > 0 ? commandLineOf(old_pid) : std::vector<std::string>{};
+  std::vector<std::string> args = old_pid > 0 ? commandLineOf(old_pid) : std::vector<std::string>{};
   if (args.empty() || args[0].find("controller-manager") == std::string::npos) {
     std::fprintf(stderr,
                  "%s: no running controller manager's PID in it (give the run directory of a "
@@ -173,6 +201,7 @@ int runColdRestart(const std::string& kubeconfig, const std::vector<std::string>
   }
   const std::string dir =
       std::filesystem::read_symlink("/proc/" + std::to_string(old_pid) + "/cwd").string();
+  if (!options.binary.empty()) args[0] = options.binary;
 
   auto host = clientFor(kubeconfig, "host", 1000, 2000);
   std::vector<std::unique_ptr<RestClient>> member_clients;
@@ -181,6 +210,19 @@ int runColdRestart(const std::string& kubeconfig, const std::vector<std::string>
   if (expected < 0) return 1;
   const long member_writes_before = memberWrites(member_clients);
   const long host_writes_before = writesTo(*host, kHostResources);
+  // Watching before the stop, so that the watch's own start is not in the figures.
+  std::optional<UserProbes> probes;
+  if (options.probes > 0) {
+    probes.emplace(kubeconfig, members, options.probe_namespace, std::to_string(old_pid), expected);
+    if (!probes->watch()) {
+      std::fprintf(stderr, "the probes' watch of the members did not sync\n");
+      return 1;
+    }
+  }
+  // Declared after `probes`, so that leaving early joins it before the probes go.
+  std::jthread probe_sender;
+  std::optional<double> probes_sent_seconds;
+  long backlog_at_probes = -1;
 
   const auto stopping = Clock::now();
   kill(old_pid, SIGTERM);
@@ -229,6 +271,7 @@ int runColdRestart(const std::string& kubeconfig, const std::vector<std::string>
       if (auto now = syncProgress(*port)) progress = *now;
       const std::string timeline = "reconciles=" + std::to_string(progress.reconciles) +
                                    " queue_adds=" + std::to_string(progress.queue_adds) +
+                                   " queue_done=" + std::to_string(progress.queue_done) +
                                    " queue_depth=" + std::to_string(progress.queue_depth);
       if (timeline != last_timeline) {
         std::fprintf(stderr, "restart t=%.1f %s\n", secondsSince(start), timeline.c_str());
@@ -240,6 +283,16 @@ int runColdRestart(const std::string& kubeconfig, const std::vector<std::string>
       if (!first_reconcile_seconds && progress.reconciles > 0) {
         first_reconcile_seconds = secondsSince(start);
       }
+      // The FederatedConfigMaps' re-check has begun (their worker finished a key that found its
+      // object; "first reconcile" may be another type's): the users write behind (or, with
+      // priorities, before) what the queue holds now.
+      if (probes && first_reconcile_seconds && progress.queue_done > 0 &&
+          !probe_sender.joinable()) {
+        probes_sent_seconds = secondsSince(start);
+        backlog_at_probes = progress.queue_depth;
+        probe_sender = std::jthread(
+            [&probes, n = options.probes] { probes->send(n, std::chrono::milliseconds(100)); });
+      }
       // Every federated object was queued by the host informer's initial list before the first
       // reconcile; an empty queue after `expected` reconciles means each was taken at least once
       // (reconciles of one object repeated by the later passes leave others still queued).
@@ -249,6 +302,9 @@ int runColdRestart(const std::string& kubeconfig, const std::vector<std::string>
   }
   const double seconds = secondsSince(start);
   const ProcessUsage usage = usageOf(pid);
+  if (probe_sender.joinable()) probe_sender.join();
+  ProbeFigures probe_figures;
+  if (probes) probe_figures = probes->collect(std::chrono::seconds(120));
   if (progress.reconciles < expected || !progress.queue_empty) {
     std::fprintf(stderr, "after %.0f s the restarted process reconciled %ld of %ld\n", seconds,
                  progress.reconciles, expected);
@@ -278,7 +334,7 @@ int runColdRestart(const std::string& kubeconfig, const std::vector<std::string>
       "reconcile_ms_mean=%.2f "
       "cpu_seconds=%.2f peak_rss_mib=%.1f member_writes=%ld host_writes=%ld "
       "settled_seconds=%.2f settled_reconciles=%ld settled_cpu_seconds=%.2f "
-      "settled_peak_rss_mib=%.1f settled_member_writes=%ld settled_host_writes=%ld\n",
+      "settled_peak_rss_mib=%.1f settled_member_writes=%ld settled_host_writes=%ld",
       expected, stop_seconds, leader_seconds.value_or(-1), host_listed_seconds.value_or(-1),
       first_reconcile_seconds.value_or(-1), seconds, progress.reconciles,
       progress.reconciles > 0 ? 1000 * progress.reconcile_seconds / progress.reconciles : 0.0,
@@ -287,6 +343,8 @@ int runColdRestart(const std::string& kubeconfig, const std::vector<std::string>
       static_cast<double>(settled_usage.peak_rss_kib) / 1024.0,
       memberWrites(member_clients) - member_writes_before,
       writesTo(*host, kHostResources) - host_writes_before);
+  printProbes(probe_figures, probes_sent_seconds.value_or(-1), backlog_at_probes);
+  std::printf("\n");
   return 0;
 }
 

@@ -5,8 +5,10 @@
 //
 //   propagation_bench --kubeconfig F [--members N] federated NAMESPACE COUNT MANAGER_PID
 //   propagation_bench --kubeconfig F [--members N] direct NAMESPACE COUNT [MEMBER_QPS MEMBER_BURST]
-//   propagation_bench --kubeconfig F [--members N] restart RUN_DIR
+//   propagation_bench --kubeconfig F [--members N] restart RUN_DIR [PROBES [BINARY]]
 //
+// restart: PROBES users' writes during the re-check (cold_restart.h), BINARY the controller
+// manager to restart with (default: the one that runs).
 // The members are member1..memberN (N = 2 unless given). The direct writer's limits default to
 // the controller's member-client limits (KubeFed's QPS 20, burst 30).
 //
@@ -238,8 +240,11 @@ int runMode(const std::string& kubeconfig, const std::vector<std::string>& membe
     const int burst = args.size() == 5 ? std::stoi(args[4]) : 30;
     return runDirect(kubeconfig, members, args[1], std::stoi(args[2]), qps, burst);
   }
-  if (args.size() == 2 && args[0] == "restart") {
-    return kf::bench::runColdRestart(kubeconfig, members, args[1]);
+  if (args.size() >= 2 && args.size() <= 4 && args[0] == "restart") {
+    kf::bench::RestartOptions options;
+    if (args.size() >= 3) options.probes = std::stoi(args[2]);
+    if (args.size() == 4) options.binary = args[3];
+    return kf::bench::runColdRestart(kubeconfig, members, args[1], options);
   }
   std::fprintf(stderr, "%s", usage);
   return 2;
@@ -254,7 +259,7 @@ int main(int argc, char** argv) {
       "MANAGER_PID\n"
       "       propagation_bench --kubeconfig F [--members N] direct NAMESPACE COUNT "
       "[MEMBER_QPS MEMBER_BURST]\n"
-      "       propagation_bench --kubeconfig F [--members N] restart RUN_DIR\n";
+      "       propagation_bench --kubeconfig F [--members N] restart RUN_DIR [PROBES [BINARY]]\n";
   if (args.size() < 3 || args[0] != "--kubeconfig") {
     std::fprintf(stderr, "%s", usage);
     return 2;

@@ -13,6 +13,12 @@
 #     bench/propagation/run.sh 5000                            four members
 #   RESTART=1 MEMBER_QPS=1000 MEMBER_BURST=2000 HOST_QPS=1000 HOST_BURST=2000 \
 #     bench/propagation/run.sh 30000                           and a cold restart
+#   RESTART=1 PROBES=10 DIRECT=0 RESTART_BINARIES="BEFORE/controller-manager \
+#     build/release/cmd/controller-manager/controller-manager" MEMBER_QPS=1000 MEMBER_BURST=2000 \
+#     HOST_QPS=1000 HOST_BURST=2000 bench/propagation/run.sh 30000
+#                                                              users' writes during the restart's
+#                                                              re-check, a tree before a change and
+#                                                              this one restarted in turn
 #
 # Settings (environment):
 #   HOST_QPS, HOST_BURST      the controller manager's host client (--rest-config-qps/-burst;
@@ -29,6 +35,15 @@
 #                             manager (SIGTERM), start it again with the same arguments and
 #                             measure until it has reconciled every federated object again:
 #                             time, member and host writes caused, its CPU and peak RSS.
+#   PROBES=N                  with RESTART=1: once the restarted process has begun its re-check
+#                             (the FederatedConfigMaps' worker finished a key), N users' writes 100 ms apart, new
+#                             FederatedConfigMaps and edits of existing ones in turn, and the
+#                             time each takes to reach every member (bench/propagation/
+#                             user_probes.h); also the sync queue's depth then (the backlog).
+#   RESTART_BINARIES          with RESTART=1: controller managers to restart with, one restart
+#                             each, in order, on the same federation (e.g. a build of the tree
+#                             before a change, then this tree's); default this tree's.
+#   DIRECT=0                  skip the direct writer (when only the restart is of interest).
 #   BENCH_LOG_DIR             keep each size's controller manager log there
 #                             (controller-manager-COUNT-MEMBERS.log)
 #   BENCH_RUN_DIR             the run directory of the clusters (default
@@ -44,7 +59,7 @@ COUNTS=("$@")
 
 HOST_QPS=${HOST_QPS:-200} HOST_BURST=${HOST_BURST:-400}
 MEMBER_QPS=${MEMBER_QPS:-20} MEMBER_BURST=${MEMBER_BURST:-30}
-MEMBERS=${MEMBERS:-2} RESTART=${RESTART:-0}
+MEMBERS=${MEMBERS:-2} RESTART=${RESTART:-0} PROBES=${PROBES:-0} DIRECT=${DIRECT:-1}
 for setting in HOST_QPS HOST_BURST MEMBER_QPS MEMBER_BURST; do
   [[ ${!setting} =~ ^[0-9]+([.][0-9]+)?$ ]] || {
     echo "run.sh: $setting=${!setting} is not a number (e.g. $setting=20)" >&2
@@ -56,6 +71,13 @@ for setting in HOST_BURST MEMBER_BURST MEMBERS; do
 done
 [[ $MEMBERS -ge 1 ]] || { echo "run.sh: MEMBERS=$MEMBERS: give 1 or more members" >&2; exit 2; }
 [[ $RESTART == 0 || $RESTART == 1 ]] || { echo "run.sh: RESTART=$RESTART: give 0 or 1" >&2; exit 2; }
+[[ $DIRECT == 0 || $DIRECT == 1 ]] || { echo "run.sh: DIRECT=$DIRECT: give 0 or 1" >&2; exit 2; }
+[[ $PROBES =~ ^[0-9]+$ ]] || { echo "run.sh: PROBES=$PROBES must be a whole number" >&2; exit 2; }
+read -r -a RESTART_WITH <<<"${RESTART_BINARIES:-$PWD/build/release/cmd/controller-manager/controller-manager}"
+for binary in "${RESTART_WITH[@]}"; do
+  [[ -x $binary ]] || [[ $binary == */build/release/* ]] ||
+    { echo "run.sh: RESTART_BINARIES: $binary is not an executable" >&2; exit 2; }
+done
 for count in "${COUNTS[@]}"; do
   [[ $count =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: COUNT $count is not a positive whole number" >&2; exit 2; }
 done
@@ -91,27 +113,33 @@ kind: FederatedNamespace
 metadata: {name: bench, namespace: bench}
 spec: {placement: {clusters: [${PLACEMENT%, }]}}
 YAML
-  restart=""
+  restart_lines=()
   fed=$("$BENCH" --kubeconfig "$KUBECONFIG" --members "$MEMBERS" federated bench "$count" \
     "$(cat "$KF_RUN_DIR/controller-manager.pid")")
   if [[ $RESTART == 1 ]]; then
-    restart=$("$BENCH" --kubeconfig "$KUBECONFIG" --members "$MEMBERS" restart "$KF_RUN_DIR")
+    for binary in "${RESTART_WITH[@]}"; do
+      restart_lines+=("$("$BENCH" --kubeconfig "$KUBECONFIG" --members "$MEMBERS" restart "$KF_RUN_DIR" \
+        "$PROBES" "$(realpath "$binary")") binary=$binary")
+    done
   fi
-  direct=$("$BENCH" --kubeconfig "$KUBECONFIG" --members "$MEMBERS" direct bench-direct "$count" \
-    "$MEMBER_QPS" "$MEMBER_BURST")
+  direct="mode=direct skipped"
+  if [[ $DIRECT == 1 ]]; then
+    direct=$("$BENCH" --kubeconfig "$KUBECONFIG" --members "$MEMBERS" direct bench-direct "$count" \
+      "$MEMBER_QPS" "$MEMBER_BURST")
+  fi
   if [[ -n ${BENCH_LOG_DIR:-} ]]; then
     cp "$KF_RUN_DIR/controller-manager.log" "$BENCH_LOG_DIR/controller-manager-$count-$MEMBERS.log"
   fi
   # Each measurement as the bench printed it, for the record.
-  printf '%s\n' "$fed" ${restart:+"$restart"} "$direct" >&2
+  printf '%s\n' "$fed" ${restart_lines[@]+"${restart_lines[@]}"} "$direct" >&2
   get() { sed -E "s/.* $2=([-0-9.]+).*/\1/" <<<" $1"; }
   ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
   rows+=("| $count | $MEMBERS | kubefed-cpp controller manager | $(get "$fed" seconds) | $(get "$fed" p50) | $(get "$fed" p99) | $(get "$fed" cpu_seconds) | $(get "$fed" cpu_ms_per_object) | $(get "$fed" peak_rss_mib) | $(get "$fed" rss_growth_kib_per_object) | $(get "$fed" member_writes_per_object) | $(get "$fed" host_writes_per_object) | $(get "$fed" host_apf_rejected) |")
   rows+=("| $count | $MEMBERS | direct writer (QPS $MEMBER_QPS, burst $MEMBER_BURST per member) | $(get "$direct" seconds) | $(get "$direct" p50) | $(get "$direct" p99) | | | | | $(get "$direct" member_writes_per_object) | | |")
   rows+=("| $count | $MEMBERS | ratio controller / direct | $(ratio "$(get "$fed" seconds)" "$(get "$direct" seconds)") | $(ratio "$(get "$fed" p50)" "$(get "$direct" p50)") | $(ratio "$(get "$fed" p99)" "$(get "$direct" p99)") | | | | | | | |")
-  if [[ $RESTART == 1 ]]; then
-    restarts+=("| $count | $MEMBERS | $(get "$restart" stop_seconds) | $(get "$restart" leader_seconds) | $(get "$restart" host_listed_seconds) | $(get "$restart" first_reconcile_seconds) | $(get "$restart" seconds) | $(get "$restart" reconciles) | $(get "$restart" reconcile_ms_mean) | $(get "$restart" cpu_seconds) | $(get "$restart" peak_rss_mib) | $(get "$restart" member_writes) | $(get "$restart" host_writes) | $(get "$restart" settled_seconds) | $(get "$restart" settled_reconciles) | $(get "$restart" settled_cpu_seconds) | $(get "$restart" settled_peak_rss_mib) | $(get "$restart" settled_member_writes) | $(get "$restart" settled_host_writes) |")
-  fi
+  for restart in ${restart_lines[@]+"${restart_lines[@]}"}; do
+    restarts+=("| $count | $MEMBERS | $(sed -E 's/.* binary=//' <<<"$restart") | $(get "$restart" stop_seconds) | $(get "$restart" leader_seconds) | $(get "$restart" host_listed_seconds) | $(get "$restart" first_reconcile_seconds) | $(get "$restart" seconds) | $(get "$restart" reconciles) | $(get "$restart" reconcile_ms_mean) | $(get "$restart" cpu_seconds) | $(get "$restart" peak_rss_mib) | $(get "$restart" member_writes) | $(get "$restart" host_writes) | $(get "$restart" settled_seconds) | $(get "$restart" settled_reconciles) | $(get "$restart" settled_cpu_seconds) | $(get "$restart" settled_peak_rss_mib) | $(get "$restart" settled_member_writes) | $(get "$restart" settled_host_writes) | $(get "$restart" backlog) | $(get "$restart" probes_sent_seconds) | $(get "$restart" probe_create_p50) | $(get "$restart" probe_edit_p50) | $(get "$restart" probe_max) | $(get "$restart" probes_failed) |")
+  done
 done
 
 echo
@@ -124,7 +152,13 @@ if [[ $RESTART == 1 ]]; then
   echo
   echo "Cold restart: the controller manager stopped (SIGTERM; stop = until the old process exited) and started again with the same arguments; times from starting the new process: leader elected, the host informer's list of the federated objects delivered (the sync queue holding half of them or more), first reconcile, every federated object reconciled (reconciles, their mean duration, the process's CPU, peak RSS and the writes caused until then); then again once KubeFed's later passes (member events after RetryDelay 10 s, NotSynced requeues after clusterAvailableDelay 20 s) are over. First reconcile: of any federated type."
   echo
-  echo "| objects | members | stop (s) | leader (s) | host list delivered (s) | first reconcile (s) | every object reconciled (s) | reconciles | mean reconcile (ms) | CPU (s) | peak RSS (MiB) | member writes | host writes | settled (s) | reconciles | CPU (s) | peak RSS (MiB) | member writes | host writes |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+  echo "Probes (PROBES=$PROBES): users' writes once the re-check began (sent at, from the start of the new process), the sync queue's depth then (backlog), time from each request until every member holds the write (new objects, edits; p50 and the slowest of all); -1: no probes."
+  echo
+  echo "| objects | members | controller manager | stop (s) | leader (s) | host list delivered (s) | first reconcile (s) | every object reconciled (s) | reconciles | mean reconcile (ms) | CPU (s) | peak RSS (MiB) | member writes | host writes | settled (s) | reconciles | CPU (s) | peak RSS (MiB) | member writes | host writes | backlog | probes sent at (s) | new object p50 (s) | edit p50 (s) | slowest probe (s) | probes failed |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
   printf '%s\n' "${restarts[@]}"
+  # The last restart's figures, for scripts.
+  echo
+  last=${restart_lines[${#restart_lines[@]}-1]}
+  echo "objects=${COUNTS[-1]} members=$MEMBERS restart_seconds=$(get "$last" seconds) backlog=$(get "$last" backlog) probes=$(get "$last" probes) probe_max_s=$(get "$last" probe_max) probes_failed=$(get "$last" probes_failed) member_writes=$(get "$last" member_writes)"
 fi

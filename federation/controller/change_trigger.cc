@@ -2,8 +2,8 @@
 
 namespace kf {
 
-void ChangeTrigger::onAdd(const ObjectPtr& object, bool /*is_initial_list*/) {
-  if (object) trigger_(*object);
+void ChangeTrigger::onAdd(const ObjectPtr& object, bool is_initial_list) {
+  if (object) trigger_(*object, is_initial_list ? Priority::kBacklog : Priority::kNormal);
 }
 
 namespace {
@@ -41,11 +41,11 @@ bool objectChanged(const Json& old_object, const Json& new_object) {
 void ChangeTrigger::onUpdate(const ObjectPtr& old_object, const ObjectPtr& new_object) {
   if (!new_object || old_object == new_object) return;
   if (old_object && !update_filter_(*old_object, *new_object)) return;
-  trigger_(*new_object);
+  trigger_(*new_object, Priority::kNormal);
 }
 
 void ChangeTrigger::onDelete(const DeletedObject& deleted) {
-  if (deleted.last_known) trigger_(*deleted.last_known);
+  if (deleted.last_known) trigger_(*deleted.last_known, Priority::kNormal);
 }
 
 }  // namespace kf

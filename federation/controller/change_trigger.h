@@ -3,12 +3,14 @@
 // triggers; an update triggers only when the new object differs from the old one (or when a
 // controller's own filter says so), so resyncs and repeated notifications cost no reconcile. A
 // delete seen only on re-list triggers with the last known state; a delete with no known state is
-// ignored.
+// ignored. The adds of an informer's initial list trigger as a backlog (priority.h), every
+// other event as normal.
 
 #include <functional>
 #include <memory>
 
 #include "federation/informer/shared_informer.h"
+#include "federation/workqueue/priority.h"
 
 namespace kf {
 
@@ -21,7 +23,7 @@ bool objectChanged(const Json& old_object, const Json& new_object);
 
 class ChangeTrigger final : public EventHandler {
  public:
-  using Trigger = std::function<void(const Json& object)>;
+  using Trigger = std::function<void(const Json& object, Priority priority)>;
 
   explicit ChangeTrigger(Trigger trigger, UpdateFilter update_filter = objectChanged)
       : trigger_(std::move(trigger)), update_filter_(std::move(update_filter)) {}

@@ -19,7 +19,10 @@ void ClusterAvailabilitySource::start(EnqueueTarget& target, Handler handler) {
   if (stopped_ || trigger_) return;
   trigger_ = std::make_unique<ClusterAvailabilityTrigger>(
       clusters_, clock_, available_delay_, unavailable_delay_,
-      [&target, handler = std::move(handler)] { handler.deliver(nullptr, target); });
+      // A look at every key: a backlog, behind the changes users make meanwhile.
+      [&target, handler = std::move(handler)] {
+        handler.deliver(nullptr, target, Priority::kBacklog);
+      });
   trigger_->start();
 }
 

@@ -60,8 +60,8 @@ struct Controller::State {
   void runWorker();
   ReconcileResult reconcileMeasured(const std::string& key);
   ReconcileResult reconcileGuarded(const std::string& key);
-  void requeue(const std::string& key, const ReconcileResult& result);
-  void add(const std::string& key, Duration delay);
+  void requeue(const QueuedKey& key, const ReconcileResult& result);
+  void add(const std::string& key, Duration delay, Priority priority);
 
   const ControllerOptions options;
   // Before the reconciler, so that they go after it: it reads what they cache.
@@ -81,16 +81,16 @@ struct Controller::State {
 
 void Controller::State::runWorker() {
   nameThisThread(options.name);
-  while (std::optional<std::string> key = queue.get()) {
+  while (std::optional<QueuedKey> taken = queue.getWithPriority()) {
     if (stopping) {
-      queue.done(*key);
+      queue.done(taken->key);
       return;
     }
-    const ReconcileResult result = reconcileMeasured(*key);
+    const ReconcileResult result = reconcileMeasured(taken->key);
     // Before done(): a key re-added while it was being reconciled is requeued by done() at once,
     // and must not lose that to a later delayed add.
-    requeue(*key, result);
-    queue.done(*key);
+    requeue(*taken, result);
+    queue.done(taken->key);
   }
 }
 
@@ -120,12 +120,15 @@ ReconcileResult Controller::State::reconcileGuarded(const std::string& key) {
   }
 }
 
-void Controller::State::requeue(const std::string& key, const ReconcileResult& result) {
+// A retry keeps the priority the key was taken with: a backlog key that failed stays behind the
+// users' changes, and a user's change that failed does not fall behind the backlog.
+void Controller::State::requeue(const QueuedKey& taken, const ReconcileResult& result) {
+  const std::string& key = taken.key;
   if (!result) {
     spdlog::error("Reconcile failed controller={} key={} error={}", options.name, key,
                   result.error().describe());
     metrics::countWorkqueueRetry(options.name);
-    add(key, backoff.next(key));
+    add(key, backoff.next(key), taken.priority);
     return;
   }
   backoff.reset(key);
@@ -134,22 +137,22 @@ void Controller::State::requeue(const std::string& key, const ReconcileResult& r
       return;
     case ReconcileStatus::Kind::kNeedsRecheck:
       metrics::countWorkqueueRetry(options.name);
-      add(key, options.retry_delay);
+      add(key, options.retry_delay, taken.priority);
       return;
     case ReconcileStatus::Kind::kNotSynced:
       metrics::countWorkqueueRetry(options.name);
-      add(key, options.cluster_sync_delay);
+      add(key, options.cluster_sync_delay, taken.priority);
       return;
     case ReconcileStatus::Kind::kRequeueAfter:
       metrics::countWorkqueueRetry(options.name);
-      add(key, result.value().delay());
+      add(key, result.value().delay(), taken.priority);
       return;
   }
 }
 
-void Controller::State::add(const std::string& key, Duration delay) {
+void Controller::State::add(const std::string& key, Duration delay, Priority priority) {
   // The queue, named after the controller, counts the key when it becomes waiting.
-  queue.addAfter(key, delay);
+  queue.addAfter(key, delay, priority);
 }
 
 Controller::Controller(ControllerOptions options, ReconcilerPtr reconciler, Clock& clock)
@@ -169,7 +172,12 @@ void Controller::enqueue(const std::string& key) { enqueueAfter(key, Duration::z
 
 void Controller::enqueueAfter(const std::string& key, Duration delay) {
   state_->backoff.reset(key);
-  state_->add(key, delay);
+  state_->add(key, delay, Priority::kNormal);
+}
+
+void Controller::enqueueBacklogAfter(const std::string& key, Duration delay) {
+  state_->backoff.reset(key);
+  state_->add(key, delay, Priority::kBacklog);
 }
 
 Status Controller::start() {

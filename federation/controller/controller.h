@@ -49,6 +49,8 @@ class Controller final : public Runnable, public EnqueueTarget {
   // Queues `key` after `delay` and forgets its backoff; a key already waiting keeps the earlier
   // time.
   void enqueueAfter(const std::string& key, Duration delay) override;
+  // The same as a backlog key (federation/workqueue/priority.h): after every normal key.
+  void enqueueBacklogAfter(const std::string& key, Duration delay) override;
 
   // Starts the workers, then the sources in the order they were added (so that what a synced
   // cache replays reaches running workers). Keys queued before wait for it. Once only.

@@ -23,9 +23,14 @@ Handler Handler::delayedBy(std::function<Duration(const std::string& key)> delay
   return std::move(*this);
 }
 
-void Handler::deliver(const Json* object, EnqueueTarget& target) const {
+void Handler::deliver(const Json* object, EnqueueTarget& target, Priority priority) const {
   for (const std::string& key : keys(object)) {
-    target.enqueueAfter(key, delay_of ? delay_of(key) : delay);
+    const Duration key_delay = delay_of ? delay_of(key) : delay;
+    if (priority == Priority::kBacklog) {
+      target.enqueueBacklogAfter(key, key_delay);
+    } else {
+      target.enqueueAfter(key, key_delay);
+    }
   }
 }
 

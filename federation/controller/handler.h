@@ -4,6 +4,10 @@
 // how long after it they are queued, and which updates count at all. A source reports events
 // about one object (added, changed or deleted: its newest known state) or, for sources about no
 // object in particular (a cluster changing readiness), about none.
+//
+// An event is delivered at a priority (federation/workqueue/priority.h): a backlog for the adds
+// of an informer's initial list and for a look at every key (a cluster became ready), so that
+// a change someone just made is reconciled before them; normal for everything else.
 
 #include <functional>
 #include <string>
@@ -12,6 +16,7 @@
 #include "apis/meta/object.h"
 #include "federation/controller/change_trigger.h"
 #include "federation/runtime/clock.h"
+#include "federation/workqueue/priority.h"
 
 namespace kf {
 
@@ -22,6 +27,11 @@ class EnqueueTarget {
   // Queues `key` after `delay` and forgets its failure backoff; a key already waiting keeps the
   // earlier time.
   virtual void enqueueAfter(const std::string& key, Duration delay) = 0;
+  // The same, but the key is a backlog: handed out after every normal key. A target without
+  // priorities queues it as any other.
+  virtual void enqueueBacklogAfter(const std::string& key, Duration delay) {
+    enqueueAfter(key, delay);
+  }
 };
 
 // The keys an event about `object` concerns (controller-runtime's EnqueueRequestsFromMapFunc).
@@ -44,8 +54,10 @@ struct Handler {
   Handler updatesWhen(UpdateFilter filter) &&;
   // This handler, queueing each key after `delay_for(key)`.
   Handler delayedBy(std::function<Duration(const std::string& key)> delay_for) &&;
-  // Queues into `target` the keys an event about `object` (null: none in particular) concerns.
-  void deliver(const Json* object, EnqueueTarget& target) const;
+  // Queues into `target`, at `priority`, the keys an event about `object` (null: none in
+  // particular) concerns.
+  void deliver(const Json* object, EnqueueTarget& target,
+               Priority priority = Priority::kNormal) const;
 };
 
 // The object's own key (controller-runtime's EnqueueRequestForObject).

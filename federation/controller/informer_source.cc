@@ -38,8 +38,8 @@ void InformerSource::start(EnqueueTarget& target, Handler handler) {
     if (stopped_ || handler_) return;
     UpdateFilter filter = handler.update_filter;
     handler_ = informer_.addEventHandler(std::make_shared<ChangeTrigger>(
-        [&target, handler = std::move(handler)](const Json& object) {
-          handler.deliver(&object, target);
+        [&target, handler = std::move(handler)](const Json& object, Priority priority) {
+          handler.deliver(&object, target, priority);
         },
         std::move(filter)));
   }

@@ -43,8 +43,8 @@ void MemberInformers::start(EnqueueTarget& target, Handler handler) {
     }
     started_ = true;
     update_filter_ = handler.update_filter;
-    on_object_ = [&target, handler = std::move(handler)](const Json& object) {
-      handler.deliver(&object, target);
+    on_object_ = [&target, handler = std::move(handler)](const Json& object, Priority priority) {
+      handler.deliver(&object, target, priority);
     };
   }
   const ListenerId id =
@@ -161,7 +161,7 @@ void MemberInformers::converge(const std::string& cluster) {
     scheduleRetry();
     return;
   }
-  std::function<void(const Json&)> on_object;
+  ChangeTrigger::Trigger on_object;
   UpdateFilter update_filter;
   {
     MutexLock lock(mu_);

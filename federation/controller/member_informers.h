@@ -90,7 +90,7 @@ class MemberInformers final : public Source {
 
   mutable Mutex mu_;
   // Set by start(): what every leased informer's events are handed to.
-  std::function<void(const Json& object)> on_object_ KF_GUARDED_BY(mu_);
+  std::function<void(const Json& object, Priority priority)> on_object_ KF_GUARDED_BY(mu_);
   UpdateFilter update_filter_ KF_GUARDED_BY(mu_);
   std::map<std::string, Leased> leases_ KF_GUARDED_BY(mu_);
   TimerHandlePtr retry_timer_ KF_GUARDED_BY(mu_);

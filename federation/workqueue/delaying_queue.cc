@@ -18,20 +18,22 @@ DelayingQueue::~DelayingQueue() {
   fired.reset();
 }
 
-void DelayingQueue::addAfter(const std::string& key, Duration delay) {
+void DelayingQueue::addAfter(const std::string& key, Duration delay, Priority priority) {
   if (delay <= Duration::zero()) {
-    add(key);
+    add(key, priority);
     return;
   }
   TimerHandlePtr retired;  // destroyed after the lock is released, see armTimerLocked()
   MutexLock lock(delay_mu_);
   if (stopped_) return;
   const SteadyTime deadline = clock_.now() + delay;
-  auto [it, inserted] = deadline_of_.try_emplace(key, deadline);
+  auto [it, inserted] = delayed_.try_emplace(key, Delayed{deadline, priority});
   if (!inserted) {
-    if (it->second <= deadline) return;
-    by_deadline_.erase({it->second, key});
-    it->second = deadline;
+    Delayed& waiting = it->second;
+    waiting.priority = morePressing(waiting.priority, priority);
+    if (waiting.deadline <= deadline) return;
+    by_deadline_.erase({waiting.deadline, key});
+    waiting.deadline = deadline;
   }
   by_deadline_.insert({deadline, key});
   retired = armTimerLocked();
@@ -39,7 +41,7 @@ void DelayingQueue::addAfter(const std::string& key, Duration delay) {
 
 std::size_t DelayingQueue::numWaiting() const {
   MutexLock lock(delay_mu_);
-  return deadline_of_.size();
+  return delayed_.size();
 }
 
 void DelayingQueue::shutDown() {
@@ -58,7 +60,7 @@ void DelayingQueue::stopDelays() {
   {
     MutexLock lock(delay_mu_);
     stopped_ = true;
-    deadline_of_.clear();
+    delayed_.clear();
     by_deadline_.clear();
     timer = std::move(timer_);
     fired = std::move(fired_);
@@ -69,7 +71,7 @@ void DelayingQueue::stopDelays() {
 }
 
 void DelayingQueue::onTimer() {
-  std::vector<std::string> due;
+  std::vector<QueuedKey> due;
   TimerHandlePtr finished;
   TimerHandlePtr retired;
   {
@@ -82,15 +84,15 @@ void DelayingQueue::onTimer() {
     retired = armTimerLocked();
   }
   // Outside delay_mu_: add() takes the queue's own lock and may wake a worker.
-  for (const std::string& key : due) add(key);
+  for (const QueuedKey& key : due) add(key.key, key.priority);
 }
 
-std::vector<std::string> DelayingQueue::takeDueLocked(SteadyTime now) {
-  std::vector<std::string> due;
+std::vector<QueuedKey> DelayingQueue::takeDueLocked(SteadyTime now) {
+  std::vector<QueuedKey> due;
   while (!by_deadline_.empty() && by_deadline_.begin()->first <= now) {
     auto first = by_deadline_.extract(by_deadline_.begin());
-    deadline_of_.erase(first.value().second);
-    due.push_back(std::move(first.value().second));
+    auto delayed = delayed_.extract(first.value().second);
+    due.push_back({std::move(first.value().second), delayed.mapped().priority});
   }
   return due;
 }

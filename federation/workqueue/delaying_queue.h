@@ -24,9 +24,12 @@ class DelayingQueue : public Queue {
   explicit DelayingQueue(Clock& clock, const std::string& name = "");
   ~DelayingQueue() override;
 
-  // Adds `key` once `delay` has elapsed; delay <= 0 adds it now. If the key is already waiting,
-  // the earlier of the two deadlines is kept. Ignored once shutting down.
-  void addAfter(const std::string& key, Duration delay) KF_EXCLUDES(delay_mu_);
+  // Adds `key` at `priority` once `delay` has elapsed; delay <= 0 adds it now. If the key is
+  // already waiting for its delay, the earlier of the two deadlines and the more pressing of the
+  // two priorities are kept (a key already queued gets the priority only when the delay is over).
+  // Ignored once shutting down.
+  void addAfter(const std::string& key, Duration delay, Priority priority = Priority::kNormal)
+      KF_EXCLUDES(delay_mu_);
   // Keys whose delay has not yet elapsed.
   std::size_t numWaiting() const KF_EXCLUDES(delay_mu_);
 
@@ -36,11 +39,15 @@ class DelayingQueue : public Queue {
 
  private:
   using Deadline = std::pair<SteadyTime, std::string>;
+  struct Delayed {
+    SteadyTime deadline;
+    Priority priority;
+  };
 
   void stopDelays() KF_EXCLUDES(delay_mu_);
   void onTimer() KF_EXCLUDES(delay_mu_);
   // Removes and returns the keys whose deadline is not after `now`.
-  std::vector<std::string> takeDueLocked(SteadyTime now) KF_REQUIRES(delay_mu_);
+  std::vector<QueuedKey> takeDueLocked(SteadyTime now) KF_REQUIRES(delay_mu_);
   // Makes sure a timer is armed no later than the earliest deadline. Returns the handle it
   // replaced, for the caller to destroy once delay_mu_ is released: cancelling it waits for its
   // callback, which may be waiting for delay_mu_.
@@ -49,7 +56,7 @@ class DelayingQueue : public Queue {
   Clock& clock_;
 
   mutable Mutex delay_mu_;
-  std::unordered_map<std::string, SteadyTime> deadline_of_ KF_GUARDED_BY(delay_mu_);
+  std::unordered_map<std::string, Delayed> delayed_ KF_GUARDED_BY(delay_mu_);
   std::set<Deadline> by_deadline_ KF_GUARDED_BY(delay_mu_);
   TimerHandlePtr timer_ KF_GUARDED_BY(delay_mu_);
   // The last timer that fired: its onTimer() may still be running.

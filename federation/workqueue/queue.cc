@@ -3,6 +3,11 @@
 #include <algorithm>
 
 namespace kf {
+namespace {
+
+std::size_t levelOf(Priority priority) { return static_cast<std::size_t>(priority); }
+
+}  // namespace
 
 Queue::Queue(const std::string& name, const Clock& clock) : clock_(&clock) {
   if (!name.empty()) {
@@ -16,38 +21,68 @@ Queue::~Queue() {
   metrics_->dropped(dirty_.size());
 }
 
-void Queue::add(const std::string& key) {
+void Queue::add(const std::string& key, Priority priority) {
   {
     MutexLock lock(mu_);
     if (shutting_down_) return;
     const auto [waiting, added] = dirty_.try_emplace(key);
-    if (!added) return;
+    if (!added) {
+      raiseLocked(waiting->second, priority);
+      return;
+    }
+    waiting->second.priority = priority;
     if (metrics_) {
-      waiting->second = clock_->now();
+      waiting->second.since = clock_->now();
       metrics_->added();
     }
     // A key being processed is queued by done(), so one worker never sees it twice at once.
     if (processing_.contains(key)) return;
-    queue_.push_back(key);
+    pushLocked(key, waiting->second);
   }
   item_ready_.notify_one();
 }
 
-std::optional<std::string> Queue::get() {
+void Queue::pushLocked(const std::string& key, Entry& entry) {
+  Fifo& fifo = fifos_[levelOf(entry.priority)];
+  entry.position = fifo.insert(fifo.end(), key);
+}
+
+void Queue::raiseLocked(Entry& entry, Priority priority) {
+  if (morePressing(entry.priority, priority) == entry.priority) return;
+  if (entry.position) {
+    // Behind the keys already waiting at the new priority: they were there first.
+    Fifo& to = fifos_[levelOf(priority)];
+    to.splice(to.end(), fifos_[levelOf(entry.priority)], *entry.position);
+  }
+  entry.priority = priority;
+}
+
+std::optional<QueuedKey> Queue::getWithPriority() {
   MutexLock lock(mu_);
-  while (queue_.empty() && !shutting_down_) item_ready_.wait(lock.native());
-  if (queue_.empty()) return std::nullopt;
-  std::string key = std::move(queue_.front());
-  queue_.pop_front();
+  while (waitingLocked() == 0 && !shutting_down_) item_ready_.wait(lock.native());
+  // The most pressing priority first.
+  auto fifo =
+      std::find_if(fifos_.rbegin(), fifos_.rend(), [](const Fifo& f) { return !f.empty(); });
+  if (fifo == fifos_.rend()) return std::nullopt;
+  std::string key = std::move(fifo->front());
+  fifo->pop_front();
   // The node moves from dirty_ to processing_: no allocation.
   auto entry = dirty_.extract(key);
+  entry.mapped().position.reset();
   if (metrics_) {
     const SteadyTime now = clock_->now();
-    metrics_->taken(now - entry.mapped());
-    entry.mapped() = now;
+    metrics_->taken(now - entry.mapped().since);
+    entry.mapped().since = now;
   }
+  const Priority priority = entry.mapped().priority;
   processing_.insert(std::move(entry));
-  return key;
+  return QueuedKey{std::move(key), priority};
+}
+
+std::optional<std::string> Queue::get() {
+  std::optional<QueuedKey> taken = getWithPriority();
+  if (!taken) return std::nullopt;
+  return std::move(taken->key);
 }
 
 void Queue::done(const std::string& key) {
@@ -56,11 +91,12 @@ void Queue::done(const std::string& key) {
   {
     MutexLock lock(mu_);
     if (auto it = processing_.find(key); it != processing_.end()) {
-      if (metrics_) metrics_->done(clock_->now() - it->second);
+      if (metrics_) metrics_->done(clock_->now() - it->second.since);
       processing_.erase(it);
     }
-    if (dirty_.contains(key)) {
-      queue_.push_back(key);
+    // Only a key that waited for this: done() of a key that is already queued changes nothing.
+    if (auto waiting = dirty_.find(key); waiting != dirty_.end() && !waiting->second.position) {
+      pushLocked(key, waiting->second);
       requeued = true;
     }
     idle = processing_.empty();
@@ -71,7 +107,13 @@ void Queue::done(const std::string& key) {
 
 std::size_t Queue::len() const {
   MutexLock lock(mu_);
-  return queue_.size();
+  return waitingLocked();
+}
+
+std::size_t Queue::waitingLocked() const {
+  std::size_t waiting = 0;
+  for (const Fifo& fifo : fifos_) waiting += fifo.size();
+  return waiting;
 }
 
 void Queue::shutDown() {
@@ -98,8 +140,8 @@ metrics::WorkInProgress Queue::inProgress() const {
   MutexLock lock(mu_);
   metrics::WorkInProgress out;
   const SteadyTime now = clock_->now();
-  for (const auto& [key, since] : processing_) {
-    const Duration age = now - since;
+  for (const auto& [key, entry] : processing_) {
+    const Duration age = now - entry.since;
     out.total += age;
     out.longest = std::max(out.longest, age);
   }

@@ -22,8 +22,23 @@ ObjectPtr configMap(const std::string& name, const Json& annotations = Json::obj
 class ChangeTriggerTest : public ::testing::Test {
  protected:
   std::vector<Json> triggered_;
-  ChangeTrigger trigger_{[this](const Json& object) { triggered_.push_back(object); }};
+  std::vector<Priority> priorities_;
+  ChangeTrigger trigger_{[this](const Json& object, Priority priority) {
+    triggered_.push_back(object);
+    priorities_.push_back(priority);
+  }};
 };
+
+// Verifies that the adds of an initial list trigger as a backlog, and every other event as
+// normal: later adds, changes, deletes.
+TEST_F(ChangeTriggerTest, OnlyTheInitialListIsABacklog) {
+  trigger_.onAdd(configMap("a"), true);
+  trigger_.onAdd(configMap("b"), false);
+  trigger_.onUpdate(configMap("a"), configMap("a", {{"x", "1"}}));
+  trigger_.onDelete(DeletedObject{configMap("b"), false, "ns/b"});
+  EXPECT_EQ(priorities_, (std::vector<Priority>{Priority::kBacklog, Priority::kNormal,
+                                                Priority::kNormal, Priority::kNormal}));
+}
 
 // Verifies that an add triggers with the object.
 TEST_F(ChangeTriggerTest, AddTriggers) {

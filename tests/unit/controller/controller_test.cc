@@ -246,6 +246,54 @@ TEST_F(ControllerTest, OkIsNotRetried) {
   EXPECT_EQ(log_.count("a"), 1U);
 }
 
+// Verifies that keys queued as normal are reconciled before the backlog queued earlier, and
+// the backlog then in its order.
+TEST_F(ControllerTest, NormalKeysAreReconciledBeforeTheBacklog) {
+  worker_.enqueueBacklogAfter("b1", Duration::zero());
+  worker_.enqueueBacklogAfter("b2", Duration::zero());
+  worker_.enqueue("n");
+  ASSERT_TRUE(worker_.start());
+  worker_.enqueueBacklogAfter("~sentinel", Duration::zero());
+  ASSERT_TRUE(log_.waitForCount("~sentinel", 1));
+  EXPECT_EQ(orderWithoutSentinels(), (std::vector<std::string>{"n", "b1", "b2"}));
+}
+
+// Verifies that a retry keeps the priority the key was taken with: a failed backlog key does not
+// become normal, and a failed normal key does not fall behind the backlog.
+TEST(ControllerPriorityTest, ARetryKeepsThePriorityTheKeyWasTakenWith) {
+  TimerWatchingClock clock;
+  ReconcileLog log(clock, kOk);
+  log.script("a", {kError});
+  log.script("n", {kError});
+  std::promise<void> open_gate;
+  const std::shared_future<void> gate = open_gate.get_future().share();
+  std::atomic<bool> at_gate{false};
+  const ReconcileFunc base = log.func();
+  Controller worker(testOptions("worker-priority-retry-test"),
+                    reconcilerOf([&](const std::string& key) {
+                      if (key == "gate") {
+                        at_gate = true;
+                        gate.wait();
+                      }
+                      return base(key);
+                    }),
+                    clock);
+  worker.enqueueBacklogAfter("a", Duration::zero());
+  worker.enqueue("n");
+  ASSERT_TRUE(worker.start());
+  ASSERT_TRUE(log.waitForCount("a", 1));
+  // The one worker reaches the gate only after it requeued "a": both retries now wait for
+  // their backoff (5 s, the same deadline), and arrive while the worker is held.
+  worker.enqueue("gate");
+  ASSERT_TRUE(test::waitUntil([&] { return at_gate.load(); }, seconds(30)));
+  clock.advance(seconds(5));
+  open_gate.set_value();
+  worker.enqueueBacklogAfter("last", Duration::zero());
+  ASSERT_TRUE(log.waitForCount("last", 1));
+  worker.stop();
+  EXPECT_EQ(log.order(), (std::vector<std::string>{"n", "a", "gate", "n", "a", "last"}));
+}
+
 // Verifies that a throwing reconcile counts as an error (retried with backoff), and the worker
 // thread survives it.
 TEST(ControllerThrowTest, ThrowingReconcileIsRetriedWithBackoff) {

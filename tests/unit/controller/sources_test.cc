@@ -25,7 +25,8 @@ namespace {
 using std::chrono::seconds;
 using Queued = std::pair<std::string, Duration>;
 
-// Records every key queued into it, with the delay it was queued after.
+// Records every key queued into it, with the delay it was queued after, and which came as a
+// backlog.
 class RecordingTarget final : public EnqueueTarget {
  public:
   void enqueueAfter(const std::string& key, Duration delay) override {
@@ -34,6 +35,18 @@ class RecordingTarget final : public EnqueueTarget {
       queued_.emplace_back(key, delay);
     }
     cv_.notify_all();
+  }
+  void enqueueBacklogAfter(const std::string& key, Duration delay) override {
+    {
+      MutexLock lock(mu_);
+      backlog_.push_back(key);
+    }
+    enqueueAfter(key, delay);
+  }
+  // The keys queued as a backlog, in order.
+  std::vector<std::string> backlog() const {
+    MutexLock lock(mu_);
+    return backlog_;
   }
   std::vector<Queued> queued() const {
     MutexLock lock(mu_);
@@ -54,6 +67,7 @@ class RecordingTarget final : public EnqueueTarget {
   mutable Mutex mu_;
   std::condition_variable cv_;
   std::vector<Queued> queued_ KF_GUARDED_BY(mu_);
+  std::vector<std::string> backlog_ KF_GUARDED_BY(mu_);
 };
 
 Json sourceObject(const std::string& ns, const std::string& name, int version = 1) {
@@ -92,6 +106,18 @@ TEST(HandlerTest, EachHandlerQueuesItsKeysAfterItsDelay) {
       enqueueObject().updatesWhen([](const Json&, const Json&) { return false; });
   EXPECT_FALSE(filtered.update_filter(a, sourceObject("kf", "a", 2)));
   EXPECT_TRUE(enqueueObject().update_filter(a, sourceObject("kf", "a", 2)));  // KubeFed's rule
+}
+
+// Verifies that an event delivered as a backlog queues its keys as a backlog, after the
+// handler's delay, and a normal one as normal keys.
+TEST(HandlerTest, ABacklogEventQueuesBacklogKeys) {
+  RecordingTarget target;
+  const Json a = sourceObject("kf", "a");
+  const Json b = sourceObject("kf", "b");
+  enqueueObject(seconds(2)).deliver(&a, target, Priority::kBacklog);
+  enqueueObject(seconds(2)).deliver(&b, target, Priority::kNormal);
+  EXPECT_EQ(target.backlog(), std::vector<std::string>{"kf/a"});
+  EXPECT_EQ(target.queued(), (std::vector<Queued>{{"kf/a", seconds(2)}, {"kf/b", seconds(2)}}));
 }
 
 // Verifies that a handler delayed by a function queues each key after that key's delay.
@@ -155,6 +181,8 @@ TEST_F(InformerSourceTest, ABorrowedInformersEventsQueueTheHandlersKeysUntilStop
   EXPECT_EQ(target_.count("kf/a"), 2U);  // the status-only update was not counted
   EXPECT_EQ(target_.count("other/b"), 0U);
   for (const Queued& queued : target_.queued()) EXPECT_EQ(queued.second, seconds(10));
+  // Only the initial list is a backlog: not the update of the same object, nor a later add.
+  EXPECT_EQ(target_.backlog(), std::vector<std::string>{"kf/a"});
 
   source.stop();
   script_->lastStream()->send(WatchEventType::kAdded, sourceObject("kf", "d"));
@@ -231,6 +259,8 @@ TEST_F(ClusterAvailabilitySourceTest, AReadinessChangeQueuesEveryKeyAfterTheClus
   EXPECT_TRUE(target_.queued().empty());
   clock_.advance(seconds(1));
   EXPECT_EQ(target_.queued(), (std::vector<Queued>{{"a", seconds(3)}, {"b", seconds(3)}}));
+  // A look at every key is a backlog, behind the changes users make meanwhile.
+  EXPECT_EQ(target_.backlog(), (std::vector<std::string>{"a", "b"}));
 
   source_.stop();
   setReady("member1", false);
@@ -294,6 +324,8 @@ TEST_F(MemberInformersTest, ManagedObjectsOfReadyClustersQueueTheirKeysUntilStop
   ASSERT_TRUE(target_.waitFor("ns/b"));
   EXPECT_EQ(target_.count("ns/unmanaged"), 0U);
   for (const Queued& queued : target_.queued()) EXPECT_EQ(queued.second, seconds(10));
+  // The initial list's object is a backlog, the one created later is not.
+  EXPECT_EQ(target_.backlog(), std::vector<std::string>{"ns/a"});
   EXPECT_EQ(informers_.liveInformerCount(), 2U);
 
   registry_.upsert({"member2", false, {}, nullptr}, member2_.client());

@@ -77,6 +77,22 @@ TEST_F(QueueMetricsTest, AddsAndDepthCountKeysThatBecomeWaiting) {
   EXPECT_EQ(queue.len(), 1U);
 }
 
+// Verifies that a backlog key moving up is neither an add nor a change of depth, and that its
+// queue duration runs from when it first became waiting.
+TEST_F(QueueMetricsTest, MovingUpIsNotAnAdd) {
+  const std::string name = freshName("raised");
+  Queue queue(name, clock_);
+  queue.add("a", Priority::kBacklog);
+  queue.add("b", Priority::kBacklog);
+  clock_.advance(milliseconds(3000));
+  queue.add("b");
+  EXPECT_EQ(sample("workqueue_adds_total", name), 2);
+  EXPECT_EQ(sample("workqueue_depth", name), 2);
+  ASSERT_EQ(queue.get(), "b");
+  EXPECT_EQ(sample("workqueue_queue_duration_seconds_sum", name), 3);
+  EXPECT_EQ(sample("workqueue_depth", name), 1);
+}
+
 // Verifies the queue duration runs from becoming waiting to being handed out, the work duration
 // from being handed out to done, each in seconds into client-go's buckets.
 TEST_F(QueueMetricsTest, DurationsAreObservedInTheirBuckets) {
