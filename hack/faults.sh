@@ -266,7 +266,28 @@ record() {
   ((failed_posts == 0)) || dup_cell="$dup ($failed_posts POSTs failed otherwise)"
   ROWS+=("| $scenario | $COUNT | $faults | $lost | $dup_cell | $converge | $verdict |")
   log "$scenario: lost=$lost duplicate_writes=$dup failed_posts=$failed_posts stale_versions=$stale converge=$converge $verdict"
-  ((dup == 0)) || log "$scenario: POSTs answered 409 (AlreadyExists) since each member started, by resource: $(conflicts_by_resource)"
+  ((dup == 0)) || {
+    log "$scenario: POSTs answered 409 (AlreadyExists) since each member started, by resource: $(conflicts_by_resource)"
+    adoptions "$ns"
+  }
+}
+
+# adoptions NS: the creates that found the object already there (the controller's Warning
+# CreateInClusterFailed events) and, for each, when the member's object was created and by whom,
+# so that a duplicate can be told apart: an earlier create of ours (before or after a restart or
+# failover, by the member's write times) or another writer.
+adoptions() {
+  local line object cluster kind name
+  k host -n "$1" get events --field-selector reason=CreateInClusterFailed -o json | jq -r '.items[]
+    | [(.lastTimestamp // .eventTime), .involvedObject.kind, .involvedObject.name,
+       .message] | join("\u001f")' |
+    while IFS=$'\x1f' read -r line kind name message; do
+      cluster=$(sed -n 's/.* in cluster "\{0,1\}\([a-z0-9-]*\)"\{0,1\}:.*/\1/p' <<<"$message")
+      log "adoption: $line $kind/$name: $message"
+      [[ -n $cluster ]] || continue
+      object=$(tr '[:upper:]' '[:lower:]' <<<"${kind#Federated}")
+      k "$cluster" -n "$1" get "$object" "$name" -o json 2>/dev/null | jq -r '"  member object: created \(.metadata.creationTimestamp), resourceVersion \(.metadata.resourceVersion), writes: \([.metadata.managedFields[]? | "\(.manager) \(.operation) \(.time)"] | join("; "))"' >&2
+    done
 }
 
 # member1_time NS START: seconds until member1 holds every object (empty on timeout).
@@ -437,6 +458,7 @@ scenario_failover() {
   leads "$standby_name" && extra="the standby led before the failover"
   kill -KILL "$LEADER"
   local killed=$(now)
+  log "failover: killed the leader at $(date -u +%T.%N)"
   until_true $((LEASE + RETRY + 30)) leads "$standby_name" || extra="the standby never took over"
   local takeover
   takeover=$(elapsed "$killed" "$(now)")

@@ -254,6 +254,22 @@ UpdateDecision decideApply(const MemberObjectContext& context, const std::string
   return out;
 }
 
+// A create in a cluster where this object has a recorded version: the cache that lacks it most
+// likely has not shown our own write yet (a reconcile that follows the one that created it by
+// milliseconds, queued by its own echo or a user's edit, while the member's watch lags), more
+// rarely someone deleted it. KubeFed creates, is refused (409 AlreadyExists), reads and adopts;
+// reading first reaches the same object without the refused write and its Warning event. Gone
+// (NotFound), unreadable or not labelled ours: the create goes on as in KubeFed.
+bool updatedOurOwnObject(const MemberObjectContext& context, RestClient& client,
+                         OperationReport& report) {
+  if (!context.recorded_versions.contains(report.cluster())) return false;
+  Result<Json> existing = resourceClient(context, client).get(context.target.name);
+  if (!existing || !hasManagedLabel(existing.value())) return false;
+  report.continueAs(OperationKind::kUpdate);
+  update(context, client, existing.value(), report, /*adopting=*/false);
+  return true;
+}
+
 }  // namespace
 
 UpdateDecision decideUpdate(const MemberObjectContext& context, const std::string& cluster,
@@ -339,7 +355,7 @@ void recordClusterError(const MemberObjectContext& context, PropagationStatus st
 void createInCluster(const ContextPtr& context, OperationReport& report) {
   const SteadyTime start = context->clock->now();
   std::shared_ptr<RestClient> client = clientFor(*context, kCreate, report);
-  if (!client) {
+  if (!client || updatedOurOwnObject(*context, *client, report)) {
     return;
   }
   recordEvent(*context, kCreate, report.cluster());

@@ -13,7 +13,9 @@
 
 #include "sync/controller/federated_deletion.h"
 #include "sync/controller/propagation_pass.h"
+#include "sync/io/member_operations.h"
 #include "sync/plan/managed_label.h"
+#include "sync/plan/object_version.h"
 #include "tests/support/fake_api_server.h"
 #include "tests/support/fake_clock.h"
 #include "tests/support/fake_event_recorder.h"
@@ -131,6 +133,21 @@ class SyncPassTest : public ::testing::Test {
     return "<absent>";
   }
   std::size_t memberWrites(const std::string& name) { return member(name).writeCount(); }
+  // The create operation a pass gives `cluster` when its cache lacks the object, run with
+  // `recorded` as the versions recorded for the object.
+  DispatchOutcome createIn(const std::string& cluster, ClusterVersions recorded) {
+    auto stored =
+        std::make_shared<const Json>(host_.get(kFederatedConfigMapResource, "ns", "a").value());
+    auto members = memberObjectContext(context_, stored, names_.target, std::move(recorded));
+    Dispatcher dispatcher(executors_, clock_, std::chrono::seconds(30));
+    dispatcher.dispatch(cluster, OperationKind::kCreate,
+                        [members](OperationReport& report) { createInCluster(members, report); });
+    return dispatcher.wait();
+  }
+  std::size_t eventsOfReason(const std::string& reason) {
+    const auto reasons = events_->reasons();
+    return static_cast<std::size_t>(std::count(reasons.begin(), reasons.end(), reason));
+  }
   std::size_t statusWrites() {
     const auto writes = host_.writes();
     return std::count(writes.begin(), writes.end(), "MODIFIED federatedconfigmaps/ns/a");
@@ -284,6 +301,46 @@ TEST_F(SyncPassTest, ARejectedCreationIsReportedAndRetried) {
   EXPECT_EQ(clusterStatus("m2"), "CreationFailed");
   const auto reasons = events_->reasons();
   EXPECT_NE(std::find(reasons.begin(), reasons.end(), "CreateInClusterFailed"), reasons.end());
+}
+
+// Verifies that a create for a cluster where the object has a recorded version (a pass that
+// follows the one that created it before the member's watch shows the object) reads the object
+// and finds it current instead of sending a create the member refuses (409 AlreadyExists) and
+// warning about an adoption.
+TEST_F(SyncPassTest, ACreateOfAnObjectWeRecordedReadsItInsteadOfBeingRefused) {
+  put(placedConfigMap({"m1", "m2"}));
+  ASSERT_TRUE(propagateStored());
+  const std::string version = objectVersion(m1_.get(kConfigMaps, "ns", "a").value());
+  const std::size_t write_requests = m1_.writeRequests();
+
+  const DispatchOutcome outcome = createIn("m1", {{"m1", version}});
+  EXPECT_EQ(m1_.writeRequests(), write_requests);
+  EXPECT_EQ(outcome.clusters.at("m1").status, PropagationStatus::kOk);
+  EXPECT_EQ(eventsOfReason("CreateInClusterFailed"), 0U);
+}
+
+// Verifies that a recorded version does not stop a create when the member object is gone (deleted
+// by someone else), nor when the object there is not ours (KubeFed's adoption, with its warning).
+TEST_F(SyncPassTest, ACreateOfAnObjectWeRecordedStillCreatesOrAdoptsWhatItFinds) {
+  put(placedConfigMap({"m1", "m2"}));
+  ASSERT_TRUE(propagateStored());
+  const std::string version = objectVersion(m1_.get(kConfigMaps, "ns", "a").value());
+  m1_.remove(kConfigMaps, "ns", "a");
+  EXPECT_EQ(createIn("m1", {{"m1", version}}).clusters.at("m1").status, PropagationStatus::kOk);
+  const std::optional<Json> created = m1_.get(kConfigMaps, "ns", "a");
+  ASSERT_TRUE(created);
+  EXPECT_TRUE(hasManagedLabel(*created));
+
+  m1_.put(kConfigMaps, {{"apiVersion", "v1"},
+                        {"kind", "ConfigMap"},
+                        {"metadata", {{"name", "a"}, {"namespace", "ns"}}},
+                        {"data", {{"k", "theirs"}}}});
+  EXPECT_EQ(createIn("m1", {{"m1", version}}).clusters.at("m1").status, PropagationStatus::kOk);
+  EXPECT_EQ(eventsOfReason("CreateInClusterFailed"), 1U);
+  const std::optional<Json> adopted = m1_.get(kConfigMaps, "ns", "a");
+  ASSERT_TRUE(adopted);
+  EXPECT_TRUE(hasManagedLabel(*adopted));
+  EXPECT_EQ((*adopted)["data"]["k"], "v");
 }
 
 // Verifies a member object changed by someone else is updated back to the template.
