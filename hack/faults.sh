@@ -27,7 +27,7 @@
 # leads within lease duration + retry period (+2 s); the controller manager is never restarted
 # except by the scenario.
 #
-# Usage: [COUNT=2000] [DOWN_SECONDS=60] [FROZEN_SECONDS=120] [KF_BUILD=DIR] hack/faults.sh [SCENARIO...]
+# Usage: [COUNT=2000] [DOWN_SECONDS=60] [FROZEN_SECONDS=120] [KF_BUILD=DIR] hack/faults.sh [SCENARIO...|all]
 #        (default: all, in order; KF_BUILD: run another build's controller manager and kubefedctl,
 #        e.g. an older commit's build/release, instead of building this tree's)
 set -euo pipefail
@@ -44,7 +44,14 @@ COUNT=$((PER_TYPE * ${#RESOURCES[@]}))
 FEDERATED_LIST=federatedconfigmaps,federatedsecrets,federatedserviceaccounts,federatedroles
 MEMBER_LIST=$(IFS=,; echo "${RESOURCES[*]}")
 SCENARIOS=("$@")
-[[ ${#SCENARIOS[@]} -gt 0 ]] || SCENARIOS=(baseline kill9 member-down member-frozen compaction failover)
+[[ ${#SCENARIOS[@]} -gt 0 && " ${SCENARIOS[*]} " != *" all "* ]] ||
+  SCENARIOS=(baseline kill9 member-down member-frozen compaction failover)
+for scenario in "${SCENARIOS[@]}"; do
+  [[ $scenario =~ ^(baseline|kill9|member-down|member-frozen|compaction|failover)$ ]] || {
+    echo "hack/faults.sh: unknown scenario '$scenario': baseline, kill9, member-down, member-frozen, compaction, failover or all" >&2
+    exit 2
+  }
+done
 # The member-down and member-frozen checks compare member1's time with the baseline's: without a
 # baseline in this run they could check nothing, so it runs first whenever one of them is asked.
 if [[ " ${SCENARIOS[*]} " =~ \ member-(down|frozen)\  && ${SCENARIOS[0]} != baseline ]]; then
