@@ -40,7 +40,16 @@ ReconcileResult reconcileFederated(SyncContext& context, const Json& federated_o
   if (hasDeletionTimestamp(federated_object)) {
     return ensureDeletion(context, federated_object, names);
   }
-  Result<Json> finalized = ensureFinalizer(context, federated_object);
+  Result<Json> finalized = [&] {
+    WrittenObjects::PendingWrite patch = context.written_objects.beginWrite(names.federated.key());
+    Result<Json> patched = ensureFinalizer(context, federated_object);
+    if (patched &&
+        objectResourceVersion(patched.value()) != objectResourceVersion(federated_object)) {
+      // The reconcile goes on with the patched object, so the patch's echo needs no reconcile.
+      patch.record(objectResourceVersion(federated_object), patched.value(), /*acted_on=*/true);
+    }
+    return patched;
+  }();
   if (!finalized) {
     const std::string message = "Failed to ensure finalizer: " + finalized.error().describe();
     if (context.recorder) {
@@ -48,11 +57,6 @@ ReconcileResult reconcileFederated(SyncContext& context, const Json& federated_o
                               "EnsureFinalizerError", message);
     }
     return makeError(finalized.error().reason, message);
-  }
-  if (objectResourceVersion(finalized.value()) != objectResourceVersion(federated_object)) {
-    // The reconcile goes on with the patched object, so the patch's echo needs no reconcile.
-    context.written_objects.record(names.federated.key(), objectResourceVersion(federated_object),
-                                   finalized.value(), /*acted_on=*/true);
   }
   ObjectPtr federated_namespace;
   if (context.type.targetNamespaced()) {
@@ -85,6 +89,12 @@ ReconcileResult reconcileKey(SyncContext& context, const std::string& key,
   const SteadyTime start = context.clock.now();
   ReconcileResult result = reconcileFederated(context, *federated, *names);
   metrics::observeFederatedReconcile(context.clock.now() - start);
+  // Someone else changed the object while one of our writes was in flight: its event was held
+  // back (WrittenObjects::PendingWrite), so it is this reconcile that queues the next.
+  if (context.written_objects.takeRequeue(names->federated.key()) && result &&
+      result.value() == ReconcileStatus::kOk) {
+    return ReconcileStatus::requeueAfter(Duration::zero());
+  }
   return result;
 }
 

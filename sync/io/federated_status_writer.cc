@@ -1,5 +1,6 @@
 #include "sync/io/federated_status_writer.h"
 
+#include <optional>
 #include <utility>
 
 namespace kf::sync {
@@ -11,6 +12,7 @@ Result<FederatedStatusUpdate> writeFederatedStatus(ResourceClient& federated_obj
                                                    int max_attempts) {
   const std::string key = objectKey(federated_object);
   ApiError last = makeError(Reason::kUnknown, "no attempt made");
+  std::optional<WrittenObjects::PendingWrite> pending;  // from the first write to its answer
   for (int attempt = 0; attempt < max_attempts; ++attempt) {
     Result<FederatedStatusUpdate> update =
         computeFederatedStatus(federated_object, outcome, clock.wallNow());
@@ -24,13 +26,13 @@ Result<FederatedStatusUpdate> writeFederatedStatus(ResourceClient& federated_obj
     }
     const std::string replaced = objectResourceVersion(federated_object);
     federated_object["status"] = update.value().status;
+    if (written_objects != nullptr && !pending) pending.emplace(*written_objects, key);
     Result<Json> written = federated_objects.updateStatus(federated_object);
     if (written) {
-      if (written_objects != nullptr) {
+      if (pending) {
         // After a conflict the status went onto a newer object that this reconcile did not
         // look at: its event must still queue a reconcile.
-        written_objects->record(key, replaced, std::move(written.value()),
-                                /*acted_on=*/attempt == 0);
+        pending->record(replaced, std::move(written.value()), /*acted_on=*/attempt == 0);
       }
       return update;
     }

@@ -99,5 +99,61 @@ TEST(WrittenObjectsTest, AWriteThatKeptItsVersionExpectsNoEcho) {
   EXPECT_FALSE(written.isActedOnEcho("ns/a", "3"));
 }
 
+// The echo of a write can reach the informer before the write's answer reaches the reconcile:
+// while the write is in flight an unknown event is held back, and once the answer shows it was
+// the echo, nothing is queued for it.
+TEST(WrittenObjectsTest, AnEchoThatArrivesBeforeTheAnswerIsHeldThenDropped) {
+  WrittenObjects written;
+  {
+    WrittenObjects::PendingWrite patch = written.beginWrite("ns/a");
+    EXPECT_TRUE(written.isActedOnEcho("ns/a", "2"));  // held, not queued
+    patch.record("1", *at("2"), /*acted_on=*/true);
+  }
+  EXPECT_FALSE(written.takeRequeue("ns/a"));
+  EXPECT_EQ(versionOf(written.newest("ns/a", at("1"))), "2");
+  EXPECT_FALSE(written.isActedOnEcho("ns/a", "2"));  // already seen: not waited for again
+}
+
+// Someone else's change that arrives while our write is in flight is held, then handed to the
+// reconcile to queue again; so is one held during a write that failed.
+TEST(WrittenObjectsTest, AnotherWritersChangeHeldDuringOurWriteAsksForAnotherReconcile) {
+  WrittenObjects written;
+  {
+    WrittenObjects::PendingWrite patch = written.beginWrite("ns/a");
+    EXPECT_TRUE(written.isActedOnEcho("ns/a", "5"));
+    patch.record("1", *at("6"), /*acted_on=*/true);
+  }
+  EXPECT_TRUE(written.takeRequeue("ns/a"));
+  EXPECT_FALSE(written.takeRequeue("ns/a"));  // asked once
+
+  {
+    WrittenObjects::PendingWrite failed = written.beginWrite("ns/b");
+    EXPECT_TRUE(written.isActedOnEcho("ns/b", "9"));
+  }
+  EXPECT_TRUE(written.takeRequeue("ns/b"));
+}
+
+// A write made after a conflict did not act on the object it went onto: its early echo still
+// asks for the reconcile it would have queued.
+TEST(WrittenObjectsTest, AnEarlyEchoOfAWriteThatDidNotActOnItsObjectStillQueues) {
+  WrittenObjects written;
+  {
+    WrittenObjects::PendingWrite status = written.beginWrite("ns/a");
+    EXPECT_TRUE(written.isActedOnEcho("ns/a", "8"));
+    status.record("7", *at("8"), /*acted_on=*/false);
+  }
+  EXPECT_TRUE(written.takeRequeue("ns/a"));
+}
+
+// Without a write in flight, an unknown event is not held: it queues a reconcile as before, and
+// a write that was begun and abandoned leaves nothing behind.
+TEST(WrittenObjectsTest, WithoutAWriteInFlightNothingIsHeld) {
+  WrittenObjects written;
+  EXPECT_FALSE(written.isActedOnEcho("ns/a", "3"));
+  { WrittenObjects::PendingWrite unused = written.beginWrite("ns/a"); }
+  EXPECT_FALSE(written.takeRequeue("ns/a"));
+  EXPECT_EQ(written.size(), 0u);
+}
+
 }  // namespace
 }  // namespace kf::sync
