@@ -111,7 +111,7 @@ SyncReconciler::SyncReconciler(SyncTypeInfo type, SyncControllerDeps deps,
       members_(members),
       policies_(std::move(policies)) {
   if (mayFollowWorkloads(type)) {
-    followers_ = std::make_unique<WorkloadFollowers>(
+    followers_ = std::make_shared<WorkloadFollowers>(
         WorkloadFollowersOptions{.target_kind = type.target_type.kind,
                                  .target_namespace = deps_.config.target_namespace},
         deps_.host_informers, deps_.host, [this](const std::string& key) {

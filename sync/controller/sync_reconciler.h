@@ -71,7 +71,7 @@ class SyncReconciler final : public Reconciler {
   std::unique_ptr<HostInformers> host_;
   MemberInformers& members_;
   std::unique_ptr<OverridePolicies> policies_;
-  std::unique_ptr<WorkloadFollowers> followers_;
+  std::shared_ptr<WorkloadFollowers> followers_;
   std::optional<FollowerDirectory::Registration> directory_entry_;
   std::unique_ptr<SyncContext> context_;
   std::optional<ListenerId> removal_listener_;

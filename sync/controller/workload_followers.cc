@@ -38,17 +38,18 @@ std::string workloadRef(std::size_t index, const std::string& key) {
 // Hands the controller's queue to the index, which queues the followers itself.
 class WorkloadFollowers::FollowerSource final : public Source {
  public:
-  explicit FollowerSource(WorkloadFollowers& owner) : owner_(owner) {}
-  ~FollowerSource() override { stop(); }
+  explicit FollowerSource(std::weak_ptr<WorkloadFollowers> owner) : owner_(std::move(owner)) {}
   void start(EnqueueTarget& target, Handler handler) override {
-    owner_.startSource(target, std::move(handler));
+    if (auto owner = owner_.lock()) owner->startSource(target, std::move(handler));
   }
-  void stop() override { owner_.stopSource(); }
+  void stop() override {
+    if (auto owner = owner_.lock()) owner->stopSource();
+  }
   // The workload informers are waited for by the passes that need them (synced()).
   bool synced() const override { return true; }
 
  private:
-  WorkloadFollowers& owner_;
+  std::weak_ptr<WorkloadFollowers> owner_;
 };
 
 WorkloadFollowers::WorkloadFollowers(WorkloadFollowersOptions options, InformerManager& informers,
@@ -65,7 +66,7 @@ WorkloadFollowers::~WorkloadFollowers() {
   for (Watched& watched : watched_) watched.lease.release();
 }
 
-SourcePtr WorkloadFollowers::source() { return std::make_unique<FollowerSource>(*this); }
+SourcePtr WorkloadFollowers::source() { return std::make_unique<FollowerSource>(weak_from_this()); }
 
 void WorkloadFollowers::startSource(EnqueueTarget& target, Handler handler) {
   MutexLock lock(mu_);

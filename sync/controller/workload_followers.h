@@ -38,7 +38,7 @@ struct CachedWorkload {
   ObjectPtr object;
 };
 
-class WorkloadFollowers {
+class WorkloadFollowers : public std::enable_shared_from_this<WorkloadFollowers> {
  public:
   // `follows(key)`: whether the federated object of that key is cached and follows workloads
   // (only those are queued).
@@ -50,7 +50,8 @@ class WorkloadFollowers {
   WorkloadFollowers& operator=(const WorkloadFollowers&) = delete;
 
   // For the controller's builder: queues, with the handler, the followers whose referencing
-  // workloads changed. Must not outlive this.
+  // workloads changed. It may outlive this (the controller drops its sources after its
+  // reconciler), and then does nothing. Only on an object owned by a shared_ptr.
   SourcePtr source();
 
   // Discovers and leases the workload informers, once; later calls return the first outcome.
