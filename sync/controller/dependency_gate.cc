@@ -17,7 +17,8 @@ namespace {
 constexpr std::array<std::string_view, 4> kReferencedKinds = {
     "ConfigMap", "Secret", "ServiceAccount", "PersistentVolumeClaim"};
 
-// The clusters whose status entry has no error: where the follower is propagated.
+// The clusters whose status entry says the follower is there: no error, or drifted and left so
+// (drift policy ReportOnly).
 std::set<std::string> propagatedClusters(const Json& follower) {
   std::set<std::string> out;
   const Json* clusters = nestedField(follower, {"status", "clusters"});
@@ -25,7 +26,7 @@ std::set<std::string> propagatedClusters(const Json& follower) {
   for (const Json& entry : *clusters) {
     if (!entry.is_object() || !entry.contains("name") || !entry["name"].is_string()) continue;
     const std::string status = entry.value("status", "");
-    if (status.empty()) out.insert(entry["name"].get<std::string>());
+    if (status.empty() || status == "Drifted") out.insert(entry["name"].get<std::string>());
   }
   return out;
 }

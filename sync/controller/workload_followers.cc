@@ -2,8 +2,6 @@
 
 #include <spdlog/spdlog.h>
 
-#include <array>
-#include <string_view>
 #include <utility>
 
 #include "federation/client/discovery.h"
@@ -13,21 +11,6 @@
 namespace kf::sync {
 
 namespace {
-
-constexpr std::string_view kFederatedTypesGroup = "types.kubefed.io";
-constexpr std::string_view kFederatedTypesVersion = "v1beta1";
-
-// The federated types of the built-in workloads whose template holds a pod template.
-constexpr std::array<std::string_view, 6> kWorkloadKinds = {
-    "FederatedDeployment", "FederatedStatefulSet", "FederatedDaemonSet",
-    "FederatedReplicaSet", "FederatedJob",         "FederatedCronJob"};
-
-bool isWorkloadKind(const std::string& kind) {
-  for (std::string_view known : kWorkloadKinds) {
-    if (kind == known) return true;
-  }
-  return false;
-}
 
 std::string workloadRef(std::size_t index, const std::string& key) {
   return std::to_string(index) + "|" + key;
@@ -99,7 +82,8 @@ Status WorkloadFollowers::activate() {
                                               std::string(kPlacementFollowsAnnotation));
   }
   for (const ApiResourceInfo& resource : resources.value()) {
-    if (!isWorkloadKind(resource.kind) || resource.name.find('/') != std::string::npos) continue;
+    if (!isFederatedWorkloadKind(resource.kind) || resource.name.find('/') != std::string::npos)
+      continue;
     Result<InformerLease> lease =
         informers_.acquire({"", resource.gvr(), options_.target_namespace, "", ""});
     if (!lease) {

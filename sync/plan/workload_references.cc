@@ -55,6 +55,15 @@ void addContainer(const Json& container, PodTemplateReferences& out) {
 
 }  // namespace
 
+bool isFederatedWorkloadKind(std::string_view federated_kind) {
+  for (std::string_view known :
+       {"FederatedDeployment", "FederatedStatefulSet", "FederatedDaemonSet", "FederatedReplicaSet",
+        "FederatedJob", "FederatedCronJob"}) {
+    if (federated_kind == known) return true;
+  }
+  return false;
+}
+
 FollowsMode followsModeOf(const Json& federated_object) {
   const std::optional<StringMap> annotations = objectAnnotations(federated_object);
   if (!annotations) return FollowsMode::kOwnPlacement;
@@ -102,6 +111,15 @@ const std::set<std::string>* referencedNamesOfKind(const PodTemplateReferences& 
 bool referenceableKind(std::string_view target_kind) {
   return target_kind == "ConfigMap" || target_kind == "Secret" || target_kind == "ServiceAccount" ||
          target_kind == "PersistentVolumeClaim";
+}
+
+bool referencesObject(const Json& federated_workload, std::string_view target_kind,
+                      const std::string& name) {
+  const Json* pod_template = podTemplateOfFederated(federated_workload);
+  if (pod_template == nullptr) return false;
+  const PodTemplateReferences references = referencesOf(*pod_template);
+  const std::set<std::string>* names = referencedNamesOfKind(references, target_kind);
+  return names != nullptr && names->contains(name);
 }
 
 std::set<std::string> followerPlacement(const std::vector<ReferencingWorkload>& workloads) {

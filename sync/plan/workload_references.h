@@ -21,6 +21,13 @@ namespace kf::sync {
 inline constexpr char kPlacementFollowsAnnotation[] = "kubefed-cpp.io/placement-follows";
 inline constexpr char kFollowsWorkloads[] = "workloads";
 
+// The federated kinds of types.kubefed.io/v1beta1 (as `kubefedctl enable` names them) whose
+// objects are workloads: FederatedDeployment, -StatefulSet, -DaemonSet, -ReplicaSet, -Job,
+// -CronJob.
+bool isFederatedWorkloadKind(std::string_view federated_kind);
+inline constexpr char kFederatedTypesGroup[] = "types.kubefed.io";
+inline constexpr char kFederatedTypesVersion[] = "v1beta1";
+
 // What the annotation asks for.
 enum class FollowsMode {
   kOwnPlacement,  // no annotation: KubeFed's placement
@@ -56,6 +63,11 @@ const std::set<std::string>* referencedNamesOfKind(const PodTemplateReferences& 
 
 // Whether `target_kind` is a kind a pod template can reference.
 bool referenceableKind(std::string_view target_kind);
+
+// Whether the federated workload's pod template references the object of `target_kind` named
+// `name` (in the workload's namespace).
+bool referencesObject(const Json& federated_workload, std::string_view target_kind,
+                      const std::string& name);
 
 // One referencing workload as the follower's placement sees it.
 struct ReferencingWorkload {

@@ -14,6 +14,7 @@
 
 #include "federation/client/resource_client.h"
 #include "tests/e2e/federation_fixture.h"
+#include "tests/e2e/kubefedctl_runner.h"
 #include "tests/integration/local_clusters.h"
 #include "tests/integration/resources.h"
 
@@ -181,6 +182,15 @@ TEST(PlacementFollowsE2ETest, FollowsTheUnionOfItsWorkloadsAndComesFirst) {
   EXPECT_LT(*fed.storedAt("member2", kConfigMaps, kConfig),
             *fed.storedAt("member2", kDeployments, "b"));
   EXPECT_TRUE(eventually([&] { return fed.hasEvent(kConfig, "PlacementFollowsWorkloads"); }));
+  // kubefedctl plan predicts from the same union: nothing to write, and where it comes from.
+  const RunResult plan =
+      fed.kubefedctl({"plan", "federatedconfigmaps", kConfig, "-n", fed.workNamespace()});
+  EXPECT_EQ(plan.exit_code, 0) << describe(plan);
+  EXPECT_NE(plan.out.find("placement follows workloads (its own placement is ignored):\n"
+                          "    FederatedDeployment \"a\": member1\n"
+                          "    FederatedDeployment \"b\": member2\n"),
+            std::string::npos)
+      << describe(plan);
 
   // b moves to member1: no workload references the ConfigMap in member2 any more.
   fed.placeDeployment("b", {"member1"});
