@@ -86,9 +86,9 @@ Status WorkloadFollowers::activate() {
       continue;
     Result<InformerLease> lease =
         informers_.acquire({"", resource.gvr(), options_.target_namespace, "", ""});
-    if (!lease) {
-      activated_ = withContext(lease.error(), "watching " + resource.name);
-      return *activated_;
+    if (!lease) {  // not remembered either: the leases taken so far go, and a later pass retries
+      watched_.clear();
+      return withContext(lease.error(), "watching " + resource.name);
     }
     watched_.push_back(Watched{resource.kind, std::move(lease).value(), 0});
   }

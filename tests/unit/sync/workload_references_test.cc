@@ -81,7 +81,7 @@ INSTANTIATE_TEST_SUITE_P(
                        {"containers", "not a list"},
                        {"imagePullSecrets", {{{"name", 3}}}}},
                       withDefaultAccount({})}),
-    [](const testing::TestParamInfo<ReferenceCase>& info) { return info.param.name; });
+    [](const testing::TestParamInfo<ReferenceCase>& param_info) { return param_info.param.name; });
 
 TEST(PodTemplateOfFederatedTest, FindsTheTemplatesOfWorkloadsAndCronJobs) {
   const Json deployment = {
