@@ -147,8 +147,9 @@ ReconcileResult propagate(SyncContext& context, const Json& federated_object,
   if (context.type.targetNamespaced()) {  // beyond KubeFed, opt-in by annotation
     KF_TRY(followed, followedPlacementOf(context, federated_object, federated_namespace, clusters));
     if (followed.kind == FollowedPlacement::Kind::kNotSynced) return ReconcileStatus::kNotSynced;
-    if (followed.kind == FollowedPlacement::Kind::kFollowed)
+    if (followed.kind == FollowedPlacement::Kind::kFollowed) {
       selected = std::move(followed.clusters);
+    }
   }
   const VersionHashes hashes = versionHashesOf(federated_object);
   auto policy_patches = std::make_shared<const PolicyPatches>(
