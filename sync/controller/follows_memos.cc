@@ -15,6 +15,11 @@ std::optional<std::set<std::string>> FollowedPlacementMemo::exchange(
   return std::exchange(found->second, std::move(placement));
 }
 
+void FollowedPlacementMemo::forget(const std::string& key) {
+  MutexLock lock(mu_);
+  placements_.erase(key);
+}
+
 std::map<std::string, SteadyTime> DependencyWaits::of(const std::string& key) const {
   MutexLock lock(mu_);
   const auto found = waits_.find(key);

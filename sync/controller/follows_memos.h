@@ -18,6 +18,8 @@ class FollowedPlacementMemo {
   // The union recorded for `key` before this one (nullopt: none yet), and records `placement`.
   std::optional<std::set<std::string>> exchange(const std::string& key,
                                                 std::set<std::string> placement) KF_EXCLUDES(mu_);
+  // The object is being deleted: its entry goes.
+  void forget(const std::string& key) KF_EXCLUDES(mu_);
 
  private:
   Mutex mu_;
