@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "apis/meta/join.h"
+
 namespace kf::kubefedctl {
 namespace {
 
@@ -86,6 +88,31 @@ Json policiesJson(const MemberForecast& member) {
   return applied;
 }
 
+// An object that follows its workloads: its placement, and where it comes from.
+void printFollowedWorkloads(const sync::PropagationForecast& forecast, std::ostream& out) {
+  if (!forecast.followed_workloads) return;
+  out << "  placement follows workloads (its own placement is ignored):";
+  if (forecast.followed_workloads->empty()) out << " none references it, placed nowhere";
+  out << "\n";
+  for (const sync::ReferencingWorkload& workload : *forecast.followed_workloads) {
+    out << "    " << workload.description << ": "
+        << (workload.placement.empty()
+                ? std::string("no cluster")
+                : joinWith(std::vector<std::string>(workload.placement.begin(),
+                                                    workload.placement.end()),
+                           ", "))
+        << "\n";
+  }
+}
+
+Json followedWorkloadsJson(const std::vector<sync::ReferencingWorkload>& workloads) {
+  Json out = Json::array();
+  for (const sync::ReferencingWorkload& workload : workloads) {
+    out.push_back({{"workload", workload.description}, {"clusters", workload.placement}});
+  }
+  return out;
+}
+
 void printPropagation(const sync::PropagationForecast& forecast, std::ostream& out) {
   for (const std::string& invalid : forecast.invalid_policies) {
     out << "  invalid override policy, applied nowhere: " << invalid << "\n";
@@ -95,6 +122,7 @@ void printPropagation(const sync::PropagationForecast& forecast, std::ostream& o
     return;
   }
   if (!forecast.placement_error.empty()) out << "  " << forecast.placement_error << "\n";
+  printFollowedWorkloads(forecast, out);
   if (!forecast.status_error.empty()) {
     out << "  Propagation: cannot be predicted: " << forecast.status_error << "\n";
     return;
@@ -175,6 +203,9 @@ Json objectJson(const ObjectPlan& plan) {
               {"memberWrites", plan.forecast.memberWrites()}};
   if (!plan.source.empty()) out["source"] = plan.source;
   if (!plan.forecast.placement_error.empty()) out["placementError"] = plan.forecast.placement_error;
+  if (plan.forecast.followed_workloads) {
+    out["followedWorkloads"] = followedWorkloadsJson(*plan.forecast.followed_workloads);
+  }
   if (!plan.forecast.deleting) {
     if (plan.forecast.status_error.empty()) {
       out["status"] = plan.forecast.status;

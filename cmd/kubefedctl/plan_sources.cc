@@ -9,6 +9,7 @@
 #include "cmd/kubefedctl/host_resources.h"
 #include "cmd/kubefedctl/join_objects.h"
 #include "cmd/kubefedctl/member_diff.h"
+#include "federation/client/discovery.h"
 #include "federation/client/resource_client.h"
 #include "federation/cluster/cluster_client.h"
 #include "federation/crdgen/lookup.h"
@@ -16,6 +17,7 @@
 #include "federation/crdgen/type_config.h"
 #include "sync/controller/sync_controller.h"
 #include "sync/plan/propagated_versions.h"
+#include "sync/plan/workload_references.h"
 
 namespace kf::kubefedctl {
 namespace {
@@ -283,8 +285,35 @@ Result<sync::ForecastInputs> PlanSources::forecastInputs(const sync::SyncTypeInf
   }
   KF_TRY(policies, policies_.forNamespace(federated.ns));
   inputs.override_policies = std::move(policies);
+  if (sync::followsModeOf(federated_object) == sync::FollowsMode::kWorkloads &&
+      type.targetNamespaced()) {
+    KF_TRY(workloads, federatedWorkloads(federated.ns));
+    inputs.federated_workloads = std::move(workloads);
+  }
   readMembers(type, target, inputs);
   return inputs;
+}
+
+Result<std::vector<Json>> PlanSources::federatedWorkloads(const std::string& ns) {
+  std::vector<Json> out;
+  DiscoveryClient discovery(host_);
+  auto resources = discovery.resources(sync::kFederatedTypesGroup, sync::kFederatedTypesVersion);
+  if (!resources) {
+    return withContext(resources.error(), "finding the federated workload types");
+  }
+  for (const ApiResourceInfo& resource : resources.value()) {
+    if (!sync::isFederatedWorkloadKind(resource.kind) ||
+        resource.name.find('/') != std::string::npos) {
+      continue;
+    }
+    auto listed = ResourceClient(host_, resource.gvr(), ns).list({});
+    if (!listed) return withContext(listed.error(), "listing " + resource.name);
+    for (Json& item : listed.value().items) {
+      item["kind"] = resource.kind;  // list items may come without it
+      out.push_back(std::move(item));
+    }
+  }
+  return out;
 }
 
 void PlanSources::addDiffs(const sync::SyncTypeInfo& type, ObjectPlan& plan) {

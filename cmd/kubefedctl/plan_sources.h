@@ -54,6 +54,9 @@ class PlanSources {
                                               const Json& federated_object);
   void readMembers(const sync::SyncTypeInfo& type, const QualifiedName& target,
                    sync::ForecastInputs& inputs);
+  // The federated workloads of namespace `ns` (for an object that follows them): one discovery
+  // GET and one LIST per federated workload type the host serves.
+  Result<std::vector<Json>> federatedWorkloads(const std::string& ns);
   // The member client of a ready cluster, built once; null with *error set when it cannot be.
   std::shared_ptr<RestClient> memberClient(const std::string& cluster, std::string* error);
   void addDiffs(const sync::SyncTypeInfo& type, ObjectPlan& plan);

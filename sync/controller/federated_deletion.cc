@@ -181,6 +181,8 @@ ReconcileResult ensureDeletion(SyncContext& context, const Json& federated_objec
                                const ResolvedEventKey& names) {
   context.versions.forget(names.federated);
   context.unknown_placement_warned.forget(names.federated.key());
+  context.followed_placements.forget(names.federated.key());
+  context.dependency_waits.set(names.federated.key(), {});
   if (!hasFinalizer(federated_object, kSyncControllerFinalizer)) {
     return ReconcileStatus::kOk;
   }

@@ -260,6 +260,32 @@ int PropagationForecast::memberWrites() const {
                     [](const MemberForecast& f) { return writesToMember(f.action); }));
 }
 
+namespace {
+
+// As the pass does (followed_placement.h): the union of the referencing workloads' placements
+// replaces the object's own.
+void followWorkloads(const ForecastInputs& inputs, const Json* federated_namespace,
+                     PropagationForecast& forecast, std::set<std::string>& placement) {
+  const std::string& kind = inputs.type.target_type.kind;
+  if (followsModeOf(inputs.federated_object) != FollowsMode::kWorkloads ||
+      !inputs.type.targetNamespaced() || !inputs.type.target_type.group.empty() ||
+      !referenceableKind(kind)) {
+    return;
+  }
+  std::vector<ReferencingWorkload> workloads;
+  for (const Json& workload : inputs.federated_workloads) {
+    if (!referencesObject(workload, kind, objectName(inputs.federated_object))) continue;
+    ReferencingWorkload entry{workload.value("kind", "") + " \"" + objectName(workload) + "\"", {}};
+    auto selected = placementOf(inputs.type, workload, federated_namespace, inputs.clusters);
+    if (selected) entry.placement = std::move(selected.value());
+    workloads.push_back(std::move(entry));
+  }
+  placement = followerPlacement(workloads);
+  forecast.followed_workloads = std::move(workloads);
+}
+
+}  // namespace
+
 PropagationForecast forecastPropagation(const ForecastInputs& inputs) {
   PropagationForecast forecast;
   forecast.deleting = hasDeletionTimestamp(inputs.federated_object);
@@ -275,6 +301,7 @@ PropagationForecast forecastPropagation(const ForecastInputs& inputs) {
       return forecast;
     }
     placement = std::move(selected.value());
+    followWorkloads(inputs, federated_namespace, forecast, placement);
   }
   const std::vector<policy::OverridePolicy> policies =
       policiesOfKind(inputs.type, inputs.override_policies, forecast.invalid_policies);

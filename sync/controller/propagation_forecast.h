@@ -21,6 +21,7 @@
 #include "sync/plan/federated_status.h"
 #include "sync/plan/override_policy.h"
 #include "sync/plan/server_side_apply.h"
+#include "sync/plan/workload_references.h"
 
 namespace kf::sync {
 
@@ -41,6 +42,9 @@ struct ForecastInputs {
   // OverridePolicies of the object's namespace and ClusterOverridePolicies, as read (any kind:
   // those of other federated kinds are ignored). Empty: none, or the policy CRDs absent.
   std::vector<Json> override_policies;
+  // For an object that follows its workloads (kubefed-cpp.io/placement-follows): the federated
+  // workloads of its namespace, as read (those that do not reference it are ignored).
+  std::vector<Json> federated_workloads;
 };
 
 enum class MemberAction {
@@ -87,6 +91,9 @@ struct PropagationForecast {
   std::string placement_error;  // "" unless placement could not be computed
   // Override policies of the object's kind that do not validate (applied nowhere): the errors.
   std::vector<std::string> invalid_policies;
+  // The object follows its workloads: set, with the workloads whose placements' union is its
+  // placement (empty: none references it, it is placed nowhere).
+  std::optional<std::vector<ReferencingWorkload>> followed_workloads;
   // After a propagation pass: the Propagation condition's reason and the whole new status, or
   // why it could not be computed.
   AggregateReason reason = AggregateReason::kSuccess;

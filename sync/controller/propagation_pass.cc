@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "apis/meta/join.h"
+#include "sync/controller/dependency_gate.h"
+#include "sync/controller/followed_placement.h"
 #include "sync/controller/override_policies.h"
 #include "sync/controller/pass_inputs.h"
 #include "sync/controller/policy_inputs.h"
@@ -142,6 +144,13 @@ ReconcileResult propagate(SyncContext& context, const Json& federated_object,
     outcome.reason = AggregateReason::kComputePlacementFailed;
     return writeStatus(context, federated_object, std::move(outcome));
   }
+  if (context.type.targetNamespaced()) {  // beyond KubeFed, opt-in by annotation
+    KF_TRY(followed, followedPlacementOf(context, federated_object, federated_namespace, clusters));
+    if (followed.kind == FollowedPlacement::Kind::kNotSynced) return ReconcileStatus::kNotSynced;
+    if (followed.kind == FollowedPlacement::Kind::kFollowed) {
+      selected = std::move(followed.clusters);
+    }
+  }
   const VersionHashes hashes = versionHashesOf(federated_object);
   auto policy_patches = std::make_shared<const PolicyPatches>(
       overridePolicyPatches(context, federated_object, clusters, selected.value()));
@@ -172,6 +181,8 @@ ReconcileResult propagate(SyncContext& context, const Json& federated_object,
   KF_TRY(rollout, RolloutPass::begin(context, federated_object, hashes, clusters, observed));
   std::vector<ClusterStep> steps = planPropagation(observed);
   if (rollout) steps = rollout->adjust(std::move(steps), *members);
+  GatedSteps gated = orderAfterFollowers(context, federated_object, std::move(steps));
+  steps = std::move(gated.steps);
   reportStatusSteps(*members, steps);
   Dispatcher dispatcher(context.executors, context.clock, context.operation_timeout);
   // A cluster dropped from placement loses its object with default options, as in KubeFed:
@@ -195,10 +206,10 @@ ReconcileResult propagate(SyncContext& context, const Json& federated_object,
                     objectKey(federated_object), recorded.error().describe());
     }
   }
-  std::optional<Duration> recheck;
+  std::optional<Duration> recheck = gated.recheck;
   if (rollout) {  // also while stopping: a restart must know what each cluster holds
     KF_TRY(next, rollout->finish(context, federated_object, dispatched.versions));
-    recheck = next;
+    if (next && (!recheck || *next < *recheck)) recheck = next;
   }
   if (context.stopping) {
     return ReconcileStatus::kOk;  // operations were cancelled: their statuses mean nothing

@@ -14,6 +14,7 @@
 #include "federation/controller/member_informers.h"
 #include "federation/events/event_recorder.h"
 #include "federation/runtime/clock.h"
+#include "sync/controller/follows_memos.h"
 #include "sync/controller/generation_memo.h"
 #include "sync/controller/host_informers.h"
 #include "sync/io/cluster_executors.h"
@@ -23,7 +24,9 @@
 
 namespace kf::sync {
 
-class OverridePolicies;  // override_policies.h
+class OverridePolicies;   // override_policies.h
+class WorkloadFollowers;  // workload_followers.h
+class FollowerDirectory;  // follower_directory.h
 
 // The federated type as the sync controller needs it, resolved from the FTC at start.
 struct SyncTypeInfo {
@@ -74,6 +77,13 @@ struct SyncContext {
   WrittenObjects written_objects{};
   // The override policies of the type (null or inactive: none, KubeFed's behaviour).
   OverridePolicies* override_policies = nullptr;
+  // Dependencies that follow their workloads (kubefed-cpp.io/placement-follows): the workloads
+  // objects of this type follow (null: a type no pod template references), the last placements
+  // they were given, where a workload finds the followers it waits for, and since when it waits.
+  WorkloadFollowers* workload_followers = nullptr;
+  FollowedPlacementMemo followed_placements{};
+  FollowerDirectory* follower_directory = nullptr;
+  DependencyWaits dependency_waits{};
 };
 
 // The parts of a MemberObjectContext that only depend on the type and the object (no clients,

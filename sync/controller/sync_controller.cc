@@ -12,6 +12,7 @@
 #include "sync/controller/host_informers.h"
 #include "sync/controller/override_policies.h"
 #include "sync/controller/sync_reconciler.h"
+#include "sync/controller/workload_followers.h"
 
 namespace kf::sync {
 
@@ -95,6 +96,9 @@ Result<ControllerPtr> syncController(const core::FederatedTypeConfig& ftc,
   spdlog::info("Starting sync controller for {}", type.federated_type.kind);
   ControllerBuilder builder = syncControllerBuilder(type, deps);
   watchOverridePolicies(builder, override_policies, host, deps.clusters);
+  if (WorkloadFollowers* followers = reconciler->workloadFollowers()) {
+    builder.watches(followers->source(), enqueueObject());  // idle until an object follows
+  }
   return builder
       .watches(host.federatedSource(), enqueueObject().updatesWhen(std::move(federated_updates)))
       .watches(host.namespacesSource(), enqueueMapped(namespaceName))

@@ -9,7 +9,9 @@
 #include "federation/metrics/kubefed_metrics.h"
 #include "sync/controller/federated_deletion.h"
 #include "sync/controller/propagation_pass.h"
+#include "sync/controller/workload_followers.h"
 #include "sync/plan/event_key.h"
+#include "sync/plan/workload_references.h"
 
 namespace kf::sync {
 
@@ -65,6 +67,13 @@ ReconcileResult reconcileFederated(SyncContext& context, const Json& federated_o
   return propagate(context, finalized.value(), names, federated_namespace.get());
 }
 
+// A kind a pod template references (in the core group, namespaced): its objects may follow
+// their workloads.
+bool mayFollowWorkloads(const SyncTypeInfo& type) {
+  return type.target_type.group.empty() && type.targetNamespaced() &&
+         referenceableKind(type.target_type.kind);
+}
+
 }  // namespace
 
 ReconcileResult reconcileKey(SyncContext& context, const std::string& key,
@@ -111,6 +120,16 @@ SyncReconciler::SyncReconciler(SyncTypeInfo type, SyncControllerDeps deps,
       host_(std::move(host)),
       members_(members),
       policies_(std::move(policies)) {
+  if (mayFollowWorkloads(type)) {
+    followers_ = std::make_shared<WorkloadFollowers>(
+        WorkloadFollowersOptions{.target_kind = type.target_type.kind,
+                                 .target_namespace = deps_.config.target_namespace},
+        deps_.host_informers, deps_.host, [this](const std::string& key) {
+          const ObjectPtr object = host_->federatedObject(key);
+          return object && followsModeOf(*object) == FollowsMode::kWorkloads;
+        });
+  }
+  const std::string target_kind = type.target_type.kind;
   context_ = std::unique_ptr<SyncContext>(
       new SyncContext{.type = std::move(type),
                       .host = deps_.host,
@@ -123,7 +142,13 @@ SyncReconciler::SyncReconciler(SyncTypeInfo type, SyncControllerDeps deps,
                       .clock = deps_.clock,
                       .operation_timeout = deps_.dispatch.operation_timeout,
                       .stopping = stopping_,
-                      .override_policies = policies_.get()});
+                      .override_policies = policies_.get(),
+                      .workload_followers = followers_.get(),
+                      .follower_directory = &followerDirectory()});
+  if (followers_) {  // workloads look their followers up here, to be created after them
+    directory_entry_ = followerDirectory().add(
+        target_kind, [this](const std::string& key) { return host_->federatedObject(key); });
+  }
   // A cluster that left takes its executor lane with it. Called on the registry writer's thread:
   // forget() cancels the cluster's queue but does not wait for its running operations.
   removal_listener_ = deps_.clusters.subscribe([this](const ClusterEvent& event) {
@@ -145,6 +170,7 @@ ReconcileResult SyncReconciler::reconcile(const std::string& key) {
 
 void SyncReconciler::cancel() {
   if (stopping_.exchange(true)) return;
+  if (directory_entry_) followerDirectory().remove(*directory_entry_);
   if (removal_listener_) deps_.clusters.unsubscribe(*removal_listener_);
   executors_.stop();  // cancels queued member operations, waits for running ones
 }
@@ -174,6 +200,7 @@ std::function<Duration(const std::string& key)> SyncReconciler::memberEventDelay
 bool SyncReconciler::synced() {
   if (!host_->synced() || !members_.synced()) return false;
   if (policies_ && !policies_->synced()) return false;
+  // The workload caches of followers are waited for by the passes over followers alone.
   Status loaded = versions_.load();
   if (!loaded) {
     spdlog::warn("{}: {}", name_, loaded.error().describe());

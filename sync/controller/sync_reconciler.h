@@ -12,6 +12,7 @@
 
 #include "federation/controller/member_informers.h"
 #include "federation/controller/reconciler.h"
+#include "sync/controller/follower_directory.h"
 #include "sync/controller/host_informers.h"
 #include "sync/controller/override_policies.h"
 #include "sync/controller/sync_context.h"
@@ -46,6 +47,8 @@ class SyncReconciler final : public Reconciler {
   const HostInformers& host() const { return *host_; }
   // Null when the controller has none.
   const OverridePolicies* overridePolicies() const { return policies_.get(); }
+  // The workloads objects of this type may follow; null for a kind no pod template references.
+  WorkloadFollowers* workloadFollowers() const { return followers_.get(); }
   // Which updates of a federated object queue it: those that changed it, except the echo of a
   // write whose reconcile went on with what it wrote. Valid while the reconciler lives.
   UpdateFilter federatedUpdateFilter();
@@ -68,6 +71,8 @@ class SyncReconciler final : public Reconciler {
   std::unique_ptr<HostInformers> host_;
   MemberInformers& members_;
   std::unique_ptr<OverridePolicies> policies_;
+  std::shared_ptr<WorkloadFollowers> followers_;
+  std::optional<FollowerDirectory::Registration> directory_entry_;
   std::unique_ptr<SyncContext> context_;
   std::optional<ListenerId> removal_listener_;
   // Joined before anything it uses goes.

@@ -29,6 +29,7 @@ constexpr std::array<std::pair<PropagationStatus, std::string_view>, 22> kStatus
     {PropagationStatus::kDeletionTimedOut, "DeletionTimedOut"},
     {PropagationStatus::kLabelRemovalTimedOut, "LabelRemovalTimedOut"},
     {PropagationStatus::kDrifted, "Drifted"},
+    {PropagationStatus::kWaitingForDependencies, "WaitingForDependencies"},
 }};
 
 }  // namespace

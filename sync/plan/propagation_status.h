@@ -31,6 +31,9 @@ enum class PropagationStatus {
   kLabelRemovalTimedOut,
   // Ours, only with the drift policy ReportOnly: the member object drifted and is left so.
   kDrifted,
+  // Ours, only for a workload that references objects following it (placement-follows): its
+  // creation in the cluster waits until they are propagated there (dependency_order.h).
+  kWaitingForDependencies,
 };
 
 enum class AggregateReason {

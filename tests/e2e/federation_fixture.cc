@@ -81,12 +81,14 @@ std::string E2EFederation::contextOf(const std::string& member) const {
 }
 
 std::string E2EFederation::joinMembers() {
-  std::vector<std::vector<std::string>> joins;
-  for (const std::string& member : member_names_) {
-    joins.push_back({"join", member, "--cluster-context", contextOf(member), "--host-cluster-name",
-                     kubefedNamespace()});
-  }
-  return runAll(joins);
+  std::string failures;
+  for (const std::string& member : member_names_) failures += joinMember(member);
+  return failures;
+}
+
+std::string E2EFederation::joinMember(const std::string& name) {
+  return runAll({{"join", name, "--cluster-context", contextOf(name), "--host-cluster-name",
+                  kubefedNamespace()}});
 }
 
 std::string E2EFederation::enableTypes(const std::vector<std::string>& types) {

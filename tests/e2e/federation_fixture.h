@@ -64,6 +64,8 @@ class E2EFederation {
   // Joins every member (and the host under options.host_member); "" when all joined, else what
   // each failed one printed.
   std::string joinMembers();
+  // Joins one of them (a suite that joins a cluster later); "" when it joined.
+  std::string joinMember(const std::string& name);
   // `kubefedctl enable` of each type; "" when all were enabled, else what each failure printed.
   std::string enableTypes(const std::vector<std::string>& types);
 

@@ -31,6 +31,8 @@ const GroupVersionResource kPolicyDeployments{"apps", "v1", "deployments", true}
 const GroupVersionResource kPolicyEvents{"", "v1", "events", true};
 const GroupVersionResource kOverridePolicies{"policy.kubefed-cpp.io", "v1alpha1",
                                              "overridepolicies", true};
+const GroupVersionResource kClusterOverridePolicies{"policy.kubefed-cpp.io", "v1alpha1",
+                                                    "clusteroverridepolicies", false};
 const GroupVersionResource kPolicyCrds{"apiextensions.k8s.io", "v1", "customresourcedefinitions",
                                        false};
 
@@ -139,6 +141,24 @@ class OverridePolicyFederation : public E2EFederation {
                                 {"metadata", {{"name", name}, {"namespace", workNamespace()}}},
                                 {"spec", spec}});
     ASSERT_TRUE(created) << created.error().describe();
+  }
+
+  void createClusterPolicy(const std::string& name, const Json& spec) {
+    auto created = ResourceClient(host(), kClusterOverridePolicies, "")
+                       .create({{"apiVersion", "policy.kubefed-cpp.io/v1alpha1"},
+                                {"kind", "ClusterOverridePolicy"},
+                                {"metadata", {{"name", name}}},
+                                {"spec", spec}});
+    ASSERT_TRUE(created) << created.error().describe();
+  }
+
+  Json clusterPolicyStatus(const std::string& name) {
+    auto got = ResourceClient(host(), kClusterOverridePolicies, "").get(name);
+    return got ? got.value().value("status", Json()) : Json();
+  }
+
+  void deleteClusterPolicy(const std::string& name) {
+    ASSERT_TRUE(ResourceClient(host(), kClusterOverridePolicies, "").remove(name));
   }
 
   void deletePolicy(const std::string& name) {
@@ -332,6 +352,66 @@ TEST(OverridePolicyE2ETest, BadPatchIsReportedAndOthersFlow) {
       << zone_failures.dump();
   EXPECT_TRUE(eventually([&] { return !fed.events("bad-path", "OverridePolicyFailed").empty(); }));
   EXPECT_TRUE(eventually([&] { return !fed.events("first", "OverridePolicyFailed").empty(); }));
+}
+
+// Verifies a ClusterOverridePolicy end to end: chosen by cluster names, it changes every
+// FederatedDeployment of the namespace in that cluster only, with ${CLUSTER_NAME} expanded; a
+// namespaced OverridePolicy on the same path applies after it (and wins), and deleting the
+// cluster-scoped policy restores the template where nothing else changes the path.
+TEST(OverridePolicyE2ETest, ClusterPolicyAppliesBeforeNamespacedOnes) {
+  OverridePolicyFederation fed;
+  ASSERT_FALSE(testing::Test::HasFailure()) << fed.manager().log();
+  fed.createDeployment("web", "web");
+  fed.createDeployment("db", "db");
+  // Unique per run: cluster-scoped policies are not cleaned up with the test's namespaces.
+  const std::string policy = fed.workNamespace() + "-global";
+  fed.createClusterPolicy(policy, Json::parse(R"({
+    "resourceSelector": {"kind": "FederatedDeployment"},
+    "clusterNames": ["member1"],
+    "overrides": [{"path": "/spec/template/spec/containers/0/image",
+                   "value": "global-${CLUSTER_NAME}.example/app"}]})"));
+  std::string mismatch;
+  bool namespaced_policy = false;
+  bool cluster_policy = true;
+  const auto expected = [&](const std::string& cluster, const std::string& name) -> std::string {
+    if (namespaced_policy && name == "web" && (cluster == "member1" || cluster == "member2")) {
+      return kEuImage;  // the namespaced policy applies after the cluster-scoped one
+    }
+    if (cluster_policy && cluster == "member1") return "global-member1.example/app";
+    return kTemplateImage;
+  };
+  EXPECT_TRUE(eventually(
+      [&] {
+        return fed.imagesAre({"web", "db"}, expected, &mismatch);
+      },
+      seconds(60)))
+      << mismatch << "\n"
+      << fed.manager().log();
+  EXPECT_TRUE(eventually([&] {
+    const Json status = fed.clusterPolicyStatus(policy);
+    return status.is_object() && status.value("failedCount", -1) == 0 &&
+           status["conditions"][0].value("status", "") == "True";
+  })) << fed.clusterPolicyStatus(policy).dump();
+
+  namespaced_policy = true;
+  fed.createPolicy("eu-registry", euRegistrySpec());
+  EXPECT_TRUE(eventually(
+      [&] {
+        return fed.imagesAre({"web", "db"}, expected, &mismatch);
+      },
+      seconds(60)))
+      << mismatch << "\n"
+      << fed.manager().log();
+
+  cluster_policy = false;
+  fed.deleteClusterPolicy(policy);
+  EXPECT_TRUE(eventually(
+      [&] {
+        return fed.imagesAre({"web", "db"}, expected, &mismatch);
+      },
+      seconds(60)))
+      << mismatch << "\n"
+      << fed.manager().log();
 }
 
 }  // namespace
