@@ -128,6 +128,25 @@ figures=()
 # Counts the controller manager's FederatedConfigMap workers (they name themselves after their
 # work queue, cut to 15 characters), so that a run is known to have had the workers it asked for.
 sync_workers_running() { cat /proc/"$1"/task/*/comm 2>/dev/null | grep -c '^federatedconfig$' || true; }
+# CPU seconds so far of the local clusters' processes by role (etcd, apiserver-host,
+# apiserver-member1, ...), from /proc: "ROLE SECONDS" lines.
+cluster_cpu() {
+  local tick role pid
+  tick=$(getconf CLK_TCK)
+  while read -r role pid; do
+    [[ -r /proc/$pid/stat ]] || continue
+    awk -v r="$role" -v t="$tick" '{printf "%s %.2f\n", r, ($14 + $15) / t}' "/proc/$pid/stat"
+  done <"$KF_RUN_DIR/pids"
+}
+process_cpu() { awk -v t="$(getconf CLK_TCK)" '{printf "%.2f", ($14 + $15) / t}' "/proc/$1/stat"; }
+# KubeFed's RetryDelay (10 s): a member object's event queues its federated object again that
+# long after it; the reconciles so queued by the last member events have run 12 s after.
+SETTLE_SECONDS=12
+# Milliseconds per object that the roles matching PATTERN spent between two cluster_cpu outputs.
+cluster_cpu_ms() { # BEFORE AFTER PATTERN COUNT
+  awk -v pattern="$3" -v n="$4" 'NR == FNR {before[$1] = $2; next}
+    $1 ~ pattern {s += $2 - before[$1]} END {printf "%.2f", 1000 * s / n}' <(echo "$1") <(echo "$2")
+}
 run_one() {
   local count=$1 workers=$2 manager=$3
   # A fresh federation per run, so that no run inherits another's objects or caches.
@@ -159,7 +178,22 @@ YAML
     exit 1
   }
   restart_lines=()
+  local cpu_before cpu_after
+  cpu_before=$(cluster_cpu)
+  local manager_cpu_before settled_cpu_ms
+  manager_cpu_before=$(process_cpu "$pid")
   fed=$("$BENCH" --kubeconfig "$KUBECONFIG" --members "$MEMBERS" federated bench "$count" "$pid" "$CREATORS")
+  cpu_after=$(cluster_cpu)
+  local fed_host fed_members fed_etcd
+  fed_host=$(cluster_cpu_ms "$cpu_before" "$cpu_after" '^apiserver-host$' "$count")
+  fed_members=$(cluster_cpu_ms "$cpu_before" "$cpu_after" '^apiserver-member' "$count")
+  fed_etcd=$(cluster_cpu_ms "$cpu_before" "$cpu_after" '^etcd$' "$count")
+  # The bench's CPU figure ends once every object is propagated, before the reconciles that the
+  # member objects' events queue RetryDelay later; this one includes them (and the idle process's
+  # few milliseconds per second meanwhile).
+  sleep "$SETTLE_SECONDS"
+  settled_cpu_ms=$(awk -v a="$manager_cpu_before" -v b="$(process_cpu "$pid")" -v n="$count" \
+    'BEGIN {printf "%.2f", 1000 * (b - a) / n}')
   if [[ $RESTART == 1 ]]; then
     for binary in "${RESTART_WITH[@]}"; do
       restart_lines+=("$("$BENCH" --kubeconfig "$KUBECONFIG" --members "$MEMBERS" restart "$KF_RUN_DIR" \
@@ -167,9 +201,14 @@ YAML
     done
   fi
   direct="mode=direct skipped"
+  local direct_members="" direct_etcd=""
   if [[ $DIRECT == 1 ]]; then
+    cpu_before=$(cluster_cpu)
     direct=$("$BENCH" --kubeconfig "$KUBECONFIG" --members "$MEMBERS" direct bench-direct "$count" \
       "$MEMBER_QPS" "$MEMBER_BURST")
+    cpu_after=$(cluster_cpu)
+    direct_members=$(cluster_cpu_ms "$cpu_before" "$cpu_after" '^apiserver-member' "$count")
+    direct_etcd=$(cluster_cpu_ms "$cpu_before" "$cpu_after" '^etcd$' "$count")
   fi
   if [[ -n ${BENCH_LOG_DIR:-} ]]; then
     cp "$KF_RUN_DIR/controller-manager.log" "$BENCH_LOG_DIR/controller-manager-$count-$MEMBERS-$workers-$(basename "$(dirname "$manager")").log"
@@ -180,10 +219,10 @@ YAML
   ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
   local label=kubefed-cpp
   [[ ${#MANAGER_BINARIES[@]} -eq 1 ]] || label=$manager
-  rows+=("| $count | $MEMBERS | $workers | $label controller manager | $(get "$fed" create_seconds) | $(get "$fed" seconds) | $(get "$fed" p50) | $(get "$fed" p99) | $(get "$fed" cpu_seconds) | $(get "$fed" cpu_ms_per_object) | $(get "$fed" peak_rss_mib) | $(get "$fed" rss_growth_kib_per_object) | $(get "$fed" member_writes_per_object) | $(get "$fed" host_writes_per_object) | $(get "$fed" host_apf_rejected) |")
-  rows+=("| $count | $MEMBERS | | direct writer (QPS $MEMBER_QPS, burst $MEMBER_BURST per member) | | $(get "$direct" seconds) | $(get "$direct" p50) | $(get "$direct" p99) | | | | | $(get "$direct" member_writes_per_object) | | |")
-  rows+=("| $count | $MEMBERS | $workers | ratio controller / direct | | $(ratio "$(get "$fed" seconds)" "$(get "$direct" seconds)") | $(ratio "$(get "$fed" p50)" "$(get "$direct" p50)") | $(ratio "$(get "$fed" p99)" "$(get "$direct" p99)") | | | | | | | |")
-  figures+=("objects=$count members=$MEMBERS sync_workers=$workers manager=$manager creators=$CREATORS create_seconds=$(get "$fed" create_seconds) seconds=$(get "$fed" seconds) direct_seconds=$(get "$direct" seconds) ratio=$(ratio "$(get "$fed" seconds)" "$(get "$direct" seconds)") cpu_ms_per_object=$(get "$fed" cpu_ms_per_object) member_writes_per_object=$(get "$fed" member_writes_per_object) host_writes_per_object=$(get "$fed" host_writes_per_object)")
+  rows+=("| $count | $MEMBERS | $workers | $label controller manager | $(get "$fed" create_seconds) | $(get "$fed" seconds) | $(get "$fed" p50) | $(get "$fed" p99) | $(get "$fed" cpu_seconds) | $(get "$fed" cpu_ms_per_object) | $settled_cpu_ms | $(get "$fed" peak_rss_mib) | $(get "$fed" rss_growth_kib_per_object) | $(get "$fed" member_writes_per_object) | $(get "$fed" host_writes_per_object) | $(get "$fed" host_apf_rejected) | $fed_host | $fed_members | $fed_etcd |")
+  rows+=("| $count | $MEMBERS | | direct writer (QPS $MEMBER_QPS, burst $MEMBER_BURST per member) | | $(get "$direct" seconds) | $(get "$direct" p50) | $(get "$direct" p99) | | | | | | $(get "$direct" member_writes_per_object) | | | | $direct_members | $direct_etcd |")
+  rows+=("| $count | $MEMBERS | $workers | ratio controller / direct | | $(ratio "$(get "$fed" seconds)" "$(get "$direct" seconds)") | $(ratio "$(get "$fed" p50)" "$(get "$direct" p50)") | $(ratio "$(get "$fed" p99)" "$(get "$direct" p99)") | | | | | | | | | | | |")
+  figures+=("objects=$count members=$MEMBERS sync_workers=$workers manager=$manager creators=$CREATORS create_seconds=$(get "$fed" create_seconds) seconds=$(get "$fed" seconds) direct_seconds=$(get "$direct" seconds) ratio=$(ratio "$(get "$fed" seconds)" "$(get "$direct" seconds)") cpu_ms_per_object=$(get "$fed" cpu_ms_per_object) settled_cpu_ms_per_object=$settled_cpu_ms member_writes_per_object=$(get "$fed" member_writes_per_object) host_writes_per_object=$(get "$fed" host_writes_per_object) host_apiserver_cpu_ms_per_object=$fed_host member_apiservers_cpu_ms_per_object=$fed_members etcd_cpu_ms_per_object=$fed_etcd direct_member_apiservers_cpu_ms_per_object=$direct_members")
   for restart in ${restart_lines[@]+"${restart_lines[@]}"}; do
     restarts+=("| $count | $MEMBERS | $(sed -E 's/.* binary=//' <<<"$restart") | $(get "$restart" stop_seconds) | $(get "$restart" leader_seconds) | $(get "$restart" host_listed_seconds) | $(get "$restart" first_reconcile_seconds) | $(get "$restart" seconds) | $(get "$restart" reconciles) | $(get "$restart" reconcile_ms_mean) | $(get "$restart" cpu_seconds) | $(get "$restart" peak_rss_mib) | $(get "$restart" member_writes) | $(get "$restart" host_writes) | $(get "$restart" settled_seconds) | $(get "$restart" settled_reconciles) | $(get "$restart" settled_cpu_seconds) | $(get "$restart" settled_peak_rss_mib) | $(get "$restart" settled_member_writes) | $(get "$restart" settled_host_writes) | $(get "$restart" backlog) | $(get "$restart" probes_sent_seconds) | $(get "$restart" probe_create_p50) | $(get "$restart" probe_edit_p50) | $(get "$restart" probe_max) | $(get "$restart" probes_failed) |")
   done
@@ -197,10 +236,10 @@ for count in "${COUNTS[@]}"; do
 done
 
 echo
-echo "$(date -u +%F), load average $(cut -d' ' -f1-3 /proc/loadavg) at the end, $MEMBERS members, $(nproc) cores, host client QPS $HOST_QPS burst $HOST_BURST, member clients QPS $MEMBER_QPS burst $MEMBER_BURST; $CREATORS writer(s) create the federated objects (creates = until the last create returned); latency = from the request to the object existing in a member; RSS growth = peak RSS less the RSS before the first create, per object."
+echo "$(date -u +%F), load average $(cut -d' ' -f1-3 /proc/loadavg) at the end, $MEMBERS members, $(nproc) cores, host client QPS $HOST_QPS burst $HOST_BURST, member clients QPS $MEMBER_QPS burst $MEMBER_BURST; $CREATORS writer(s) create the federated objects (creates = until the last create returned); latency = from the request to the object existing in a member; RSS growth = peak RSS less the RSS before the first create, per object; CPU per object until every object is propagated, and settled: until ${SETTLE_SECONDS} s later (after the reconciles KubeFed's RetryDelay queues for the member objects' events); API server and etcd CPU from /proc, while the benchmark ran."
 echo
-echo "| objects | members | sync workers | writer | creates (s) | time to full propagation (s) | latency p50 (s) | latency p99 (s) | controller CPU (s) | CPU per object (ms) | controller peak RSS (MiB) | RSS growth per object (KiB) | member writes per object | host writes per object | host requests rejected by APF |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| objects | members | sync workers | writer | creates (s) | time to full propagation (s) | latency p50 (s) | latency p99 (s) | controller CPU (s) | CPU per object (ms) | CPU per object, settled (ms) | controller peak RSS (MiB) | RSS growth per object (KiB) | member writes per object | host writes per object | host requests rejected by APF | host API server CPU per object (ms) | member API servers CPU per object (ms) | etcd CPU per object (ms) |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
 if [[ $RESTART == 0 ]]; then
   # Each run's figures, for scripts.
