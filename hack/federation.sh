@@ -10,7 +10,12 @@
 #        hack/federation.sh down
 # Expects the binaries in BUILD_DIR (cmd/controller-manager, cmd/kubefedctl). The controller
 # manager's log is $KF_RUN_DIR/controller-manager.log, its pid $KF_RUN_DIR/controller-manager.pid;
-# KF_MANAGER_ARGS adds flags to it (e.g. "--rest-config-qps 200 --rest-config-burst 400").
+# KF_MANAGER_ARGS adds flags to it (e.g. "--rest-config-qps 200 --rest-config-burst 400");
+# KF_MANAGER_BINARY runs another controller manager than BUILD_DIR's (e.g. a build of an older
+# tree, to compare); KF_SYNC_CONCURRENCY=N writes the KubeFedConfig before the controller manager
+# starts, KubeFed's defaults with syncController.maxConcurrentReconciles N (the chart's value
+# syncController.maxConcurrentReconciles; unset: the controller manager creates KubeFed's default,
+# 1 worker per federated type).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${KF_RUN_DIR:?set KF_RUN_DIR}"
@@ -52,8 +57,35 @@ $K wait --for condition=established --timeout=60s \
   -f charts/kubefed/charts/controllermanager/crds/crds.yaml >/dev/null
 $K get namespace "$NS" >/dev/null 2>&1 || $K create namespace "$NS" >/dev/null
 
+if [[ -n ${KF_SYNC_CONCURRENCY:-} ]]; then
+  [[ $KF_SYNC_CONCURRENCY =~ ^[1-9][0-9]*$ ]] || {
+    echo "KF_SYNC_CONCURRENCY=$KF_SYNC_CONCURRENCY: give the number of sync workers, 1 or more" >&2
+    exit 2
+  }
+  # Complete, as the chart renders it: the controller manager validates the stored object and
+  # defaults nothing (KubeFed's webhook does that, and none runs here).
+  $K apply -f - >/dev/null <<YAML
+apiVersion: core.kubefed.io/v1beta1
+kind: KubeFedConfig
+metadata: {name: kubefed, namespace: $NS}
+spec:
+  scope: Cluster
+  controllerDuration: {availableDelay: 20s, unavailableDelay: 60s}
+  leaderElect: {leaseDuration: 15s, renewDeadline: 10s, retryPeriod: 5s, resourceLock: configmaps}
+  clusterHealthCheck: {period: 10s, failureThreshold: 3, successThreshold: 1, timeout: 3s}
+  syncController: {maxConcurrentReconciles: $KF_SYNC_CONCURRENCY, adoptResources: Enabled}
+  statusController: {maxConcurrentReconciles: 1}
+  featureGates:
+  - {name: PushReconciler, configuration: Enabled}
+  - {name: RawResourceStatusCollection, configuration: Disabled}
+  - {name: SchedulerPreferences, configuration: Enabled}
+YAML
+fi
+
 stop_manager
-"$BUILD/cmd/controller-manager/controller-manager" --kubeconfig "$KUBECONFIG" \
+MANAGER=${KF_MANAGER_BINARY:-$BUILD/cmd/controller-manager/controller-manager}
+[[ -x $MANAGER ]] || { echo "KF_MANAGER_BINARY=$MANAGER is not an executable" >&2; exit 2; }
+"$MANAGER" --kubeconfig "$KUBECONFIG" \
   --kubefed-namespace "$NS" --healthz-addr 127.0.0.1:0 --metrics-addr 127.0.0.1:0 \
   ${KF_MANAGER_ARGS:-} \
   >"$KF_RUN_DIR/controller-manager.log" 2>&1 &

@@ -5,11 +5,18 @@
 # per federated object its CPU (user and system), context switches, reconciles and writes.
 # Prints a Markdown summary; the perf data is kept in /tmp for `perf report -i`.
 #
-# Usage: bench/propagation/profile.sh [COUNT]
+# SYNC_WORKERS (default 1, KubeFed's): the KubeFedConfig's syncController.maxConcurrentReconciles;
+# CREATORS (default 1): writers creating the federated objects in parallel; MANAGER: the
+# controller manager binary to profile (default this tree's release build).
+#
+# Usage: [SYNC_WORKERS=N] [CREATORS=N] [MANAGER=BINARY] bench/propagation/profile.sh [COUNT]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 COUNT=${1:-2000}
-[[ $COUNT =~ ^[1-9][0-9]*$ ]] || { echo "profile.sh: COUNT=$COUNT is not a positive number" >&2; exit 2; }
+SYNC_WORKERS=${SYNC_WORKERS:-1} CREATORS=${CREATORS:-1}
+for setting in COUNT SYNC_WORKERS CREATORS; do
+  [[ ${!setting} =~ ^[1-9][0-9]*$ ]] || { echo "profile.sh: $setting=${!setting} is not a positive number" >&2; exit 2; }
+done
 
 hack/bootstrap.sh
 if ! command -v perf >/dev/null 2>&1; then
@@ -27,7 +34,8 @@ BENCH=build/release/bench/propagation/propagation_bench
 export KF_RUN_DIR
 KF_RUN_DIR=$(mktemp -d /dev/shm/kubefed-cpp-profile.XXXXXX)
 trap 'hack/federation.sh down >/dev/null 2>&1' EXIT
-KF_MANAGER_ARGS="--rest-config-qps 1000 --rest-config-burst 2000 --member-client-qps 1000 --member-client-burst 2000" \
+KF_SYNC_CONCURRENCY=$SYNC_WORKERS KF_MANAGER_BINARY=${MANAGER:-build/release/cmd/controller-manager/controller-manager} \
+  KF_MANAGER_ARGS="--rest-config-qps 1000 --rest-config-burst 2000 --member-client-qps 1000 --member-client-burst 2000" \
   hack/federation.sh up build/release namespaces configmaps >/dev/null
 set -a; . "$KF_RUN_DIR/env"; set +a
 K="$KF_KUBECTL --kubeconfig $KUBECONFIG"
@@ -52,7 +60,7 @@ switches0=$(switches) adds0=$(adds)
 PERF_DATA=$(mktemp /tmp/kubefed-cpp-profile.XXXXXX.perf.data)
 perf record -F 199 --call-graph dwarf,32768 -p "$PID" -o "$PERF_DATA" 2>/dev/null &
 PERF=$!
-fed=$("$BENCH" --kubeconfig "$KUBECONFIG" federated bench "$COUNT" "$PID")
+fed=$("$BENCH" --kubeconfig "$KUBECONFIG" federated bench "$COUNT" "$PID" "$CREATORS")
 kill -INT "$PERF"
 wait "$PERF" || true
 read -r _ user1 sys1 < <(cpu_ticks)
@@ -71,7 +79,7 @@ malloc_share=$(grep -E '\] (_int_malloc|malloc|malloc_consolidate|cfree@GLIBC_2.
   awk '{s += $1} END {printf "%.1f%%", s}')
 
 echo
-echo "$(date -u +%F), $(nproc) cores, $COUNT federated ConfigMaps to two members, every client limit QPS 1000 / burst 2000: $fed"
+echo "$(date -u +%F), load average $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores, $COUNT federated ConfigMaps to two members, $SYNC_WORKERS sync worker(s), $CREATORS creator(s), every client limit QPS 1000 / burst 2000: $fed"
 echo
 echo "| per federated object | value |"
 echo "|---|---|"

@@ -3,10 +3,12 @@
 // the members with the controller's member-client limits) takes: our physical limit. And a cold
 // restart of the controller manager once everything is propagated (cold_restart.h).
 //
-//   propagation_bench --kubeconfig F [--members N] federated NAMESPACE COUNT MANAGER_PID
+//   propagation_bench --kubeconfig F [--members N] federated NAMESPACE COUNT MANAGER_PID [CREATORS]
 //   propagation_bench --kubeconfig F [--members N] direct NAMESPACE COUNT [MEMBER_QPS MEMBER_BURST]
 //   propagation_bench --kubeconfig F [--members N] restart RUN_DIR [PROBES [BINARY]]
 //
+// federated: CREATORS writers create the federated objects in parallel (default 1: one after
+// the other); create_seconds says how long the creates took, the floor of the propagation time.
 // restart: PROBES users' writes during the re-check (cold_restart.h), BINARY the controller
 // manager to restart with (default: the one that runs).
 // The members are member1..memberN (N = 2 unless given). The direct writer's limits default to
@@ -96,8 +98,33 @@ bool propagated(const Json& federated) {
   return false;
 }
 
+// Creates the COUNT federated objects with `creators` writers in parallel (object i by writer
+// i mod creators), each noting when its creates returned. False if one failed.
+bool createFederated(kf::ResourceClient& federated, const std::vector<std::string>& member_names,
+                     const std::string& ns, int count, int creators,
+                     std::vector<Clock::time_point>& created) {
+  std::atomic<bool> failed{false};
+  std::vector<std::thread> writers;
+  for (int writer = 0; writer < creators; ++writer) {
+    writers.emplace_back([&, writer] {
+      for (int i = writer; i < count && !failed; i += creators) {
+        auto done = federated.create(federatedConfigMap(ns, i, member_names));
+        if (!done) {
+          std::fprintf(stderr, "create %s: %s\n", objectName(i).c_str(),
+                       done.error().describe().c_str());
+          failed = true;
+          return;
+        }
+        created[static_cast<std::size_t>(i)] = Clock::now();
+      }
+    });
+  }
+  for (auto& w : writers) w.join();
+  return !failed;
+}
+
 int runFederated(const std::string& kubeconfig, const std::vector<std::string>& member_names,
-                 const std::string& ns, int count, int pid) {
+                 const std::string& ns, int count, int pid, int creators) {
   auto host = clientFor(kubeconfig, "host", 1000, 2000);
   std::map<std::string, std::unique_ptr<kf::RestClient>> members;
   for (const auto& m : member_names) members[m] = clientFor(kubeconfig, m, 1000, 2000);
@@ -127,15 +154,8 @@ int runFederated(const std::string& kubeconfig, const std::vector<std::string>& 
   kf::ResourceClient federated(*host, kFederatedConfigMaps, ns);
   std::vector<Clock::time_point> created(static_cast<std::size_t>(count));
   const auto start = Clock::now();
-  for (int i = 0; i < count; ++i) {
-    auto done = federated.create(federatedConfigMap(ns, i, member_names));
-    if (!done) {
-      std::fprintf(stderr, "create %s: %s\n", objectName(i).c_str(),
-                   done.error().describe().c_str());
-      return 1;
-    }
-    created[static_cast<std::size_t>(i)] = Clock::now();
-  }
+  if (!createFederated(federated, member_names, ns, count, creators, created)) return 1;
+  const auto all_created = Clock::now();
   const auto expected = static_cast<std::size_t>(count) * member_names.size();
   const auto deadline = Clock::now() + std::chrono::minutes(30);
   while (arrivals.count() < expected && Clock::now() < deadline) {
@@ -184,12 +204,14 @@ int runFederated(const std::string& kubeconfig, const std::vector<std::string>& 
   std::printf(
       "mode=federated objects=%d seconds=%.2f p50=%.3f p99=%.3f cpu_seconds=%.2f "
       "cpu_ms_per_object=%.2f peak_rss_mib=%.1f rss_growth_kib_per_object=%.1f "
-      "member_writes_per_object=%.2f host_writes_per_object=%.2f host_apf_rejected=%ld\n",
+      "member_writes_per_object=%.2f host_writes_per_object=%.2f host_apf_rejected=%ld "
+      "creators=%d create_seconds=%.2f\n",
       count, std::chrono::duration<double>(finished - start).count(), percentile(latencies, 0.5),
       percentile(latencies, 0.99), cpu_seconds, 1000 * cpu_seconds / count,
       static_cast<double>(usage_after.peak_rss_kib) / 1024.0, rss_growth_kib / count,
       static_cast<double>(writes) / static_cast<double>(count),
-      static_cast<double>(host_writes) / static_cast<double>(count), apf_rejected);
+      static_cast<double>(host_writes) / static_cast<double>(count), apf_rejected, creators,
+      std::chrono::duration<double>(all_created - start).count());
   return 0;
 }
 
@@ -231,8 +253,14 @@ int runDirect(const std::string& kubeconfig, const std::vector<std::string>& mem
 // The mode the arguments after --kubeconfig (and --members) name.
 int runMode(const std::string& kubeconfig, const std::vector<std::string>& members,
             const std::vector<std::string>& args, const char* usage) {
-  if (args.size() == 4 && args[0] == "federated") {
-    return runFederated(kubeconfig, members, args[1], std::stoi(args[2]), std::stoi(args[3]));
+  if ((args.size() == 4 || args.size() == 5) && args[0] == "federated") {
+    const int creators = args.size() == 5 ? std::stoi(args[4]) : 1;
+    if (creators < 1) {
+      std::fprintf(stderr, "federated: CREATORS %d: give 1 or more writers\n", creators);
+      return 2;
+    }
+    return runFederated(kubeconfig, members, args[1], std::stoi(args[2]), std::stoi(args[3]),
+                        creators);
   }
   if ((args.size() == 3 || args.size() == 5) && args[0] == "direct") {
     // KubeFed's member-client limits (spec §2.1) unless given.
@@ -256,7 +284,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   const char* usage =
       "usage: propagation_bench --kubeconfig F [--members N] federated NAMESPACE COUNT "
-      "MANAGER_PID\n"
+      "MANAGER_PID [CREATORS]\n"
       "       propagation_bench --kubeconfig F [--members N] direct NAMESPACE COUNT "
       "[MEMBER_QPS MEMBER_BURST]\n"
       "       propagation_bench --kubeconfig F [--members N] restart RUN_DIR [PROBES [BINARY]]\n";

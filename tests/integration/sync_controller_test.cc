@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -1080,6 +1081,31 @@ TEST_F(SyncControllerTest, HostWritesPerFederatedObjectAreFourThenTwoPerChangeTh
   stopControllers();  // waits for a reconcile in progress
   EXPECT_EQ(hostWritesCounted(*host_, "federatedconfigmaps"), objects_propagated);
   EXPECT_EQ(hostWritesCounted(*host_, "propagatedversions"), versions_propagated);
+}
+
+// This process's threads named `name` (a thread's name is cut to 15 characters).
+int threadsNamed(const std::string& name) {
+  int count = 0;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+    std::string comm = readFile((task.path() / "comm").string());
+    if (!comm.empty() && comm.back() == '\n') comm.pop_back();
+    count += comm == name ? 1 : 0;
+  }
+  return count;
+}
+
+// The KubeFedConfig's syncController.maxConcurrentReconciles is how many federated objects of a
+// type are reconciled at once: the sync controller runs that many workers, each a thread named
+// after the type's work queue ("federatedconfigmap", cut to 15 characters).
+TEST_F(SyncControllerTest, RunsTheWorkersTheKubeFedConfigAsksFor) {
+  const int before = threadsNamed("federatedconfig");
+  ControlPlaneConfig config = controlPlane();
+  config.sync_max_concurrent_reconciles = 3;
+  startController("configmaps", config);
+  EXPECT_TRUE(eventually([&] { return threadsNamed("federatedconfig") - before == 3; }))
+      << threadsNamed("federatedconfig") - before << " workers";
+  stopControllers();
+  EXPECT_EQ(threadsNamed("federatedconfig"), before);  // stopped and joined
 }
 
 }  // namespace
