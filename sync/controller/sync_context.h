@@ -74,6 +74,9 @@ struct SyncContext {
   WrittenObjects written_objects{};
   // The override policies of the type (null or inactive: none, KubeFed's behaviour).
   OverridePolicies* override_policies = nullptr;
+  // The type's CRD prunes status.rollout: the rollout summary is no longer written (noticed on
+  // the first write, so that a pruned field is not written again on every pass).
+  std::atomic<bool> rollout_summary_pruned{false};
 };
 
 // The parts of a MemberObjectContext that only depend on the type and the object (no clients,

@@ -26,6 +26,8 @@ Result<FederatedStatusUpdate> writeFederatedStatus(ResourceClient& federated_obj
     federated_object["status"] = update.value().status;
     Result<Json> written = federated_objects.updateStatus(federated_object);
     if (written) {
+      update.value().rollout_pruned =
+          outcome.rollout && nestedField(written.value(), {"status", "rollout"}) == nullptr;
       if (written_objects != nullptr) {
         // After a conflict the status went onto a newer object that this reconcile did not
         // look at: its event must still queue a reconcile.
