@@ -81,12 +81,19 @@ std::string E2EFederation::contextOf(const std::string& member) const {
 }
 
 std::string E2EFederation::joinMembers() {
-  std::vector<std::vector<std::string>> joins;
-  for (const std::string& member : member_names_) {
-    joins.push_back({"join", member, "--cluster-context", contextOf(member), "--host-cluster-name",
-                     kubefedNamespace()});
-  }
-  return runAll(joins);
+  std::string failures;
+  for (const std::string& member : member_names_) failures += join(member);
+  return failures;
+}
+
+std::string E2EFederation::join(const std::string& member) {
+  return runAll({{"join", member, "--cluster-context", contextOf(member), "--host-cluster-name",
+                  kubefedNamespace()}});
+}
+
+std::string E2EFederation::unjoin(const std::string& member) {
+  return runAll({{"unjoin", member, "--cluster-context", contextOf(member), "--host-cluster-name",
+                  kubefedNamespace(), "--force"}});
 }
 
 std::string E2EFederation::enableTypes(const std::vector<std::string>& types) {
@@ -108,10 +115,7 @@ void E2EFederation::shutDown() {
   }
   // Once the controller manager has exited: its sync controllers would finalize them again.
   releaseFederatedObjects(*host_);
-  for (const std::string& member : member_names_) {
-    kubefedctl({"unjoin", member, "--cluster-context", contextOf(member), "--host-cluster-name",
-                kubefedNamespace(), "--force"});
-  }
+  for (const std::string& member : member_names_) (void)unjoin(member);
 }
 
 }  // namespace kf::integration

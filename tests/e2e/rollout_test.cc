@@ -37,7 +37,10 @@ constexpr auto kSoak = seconds(8);
 
 class RolloutFederation : public E2EFederation {
  public:
-  RolloutFederation() : E2EFederation({.prefix = "kf-rollout"}) {
+  // `spare_host_member` (when given) names the host as a member that is not joined here: a
+  // test joins it during a run.
+  explicit RolloutFederation(const std::string& spare_host_member = "")
+      : E2EFederation({.prefix = "kf-rollout", .host_member = spare_host_member}) {
     EXPECT_EQ(ensureKubeFedCrds(), "");
     std::string output;
     const std::string crds =
@@ -53,7 +56,7 @@ class RolloutFederation : public E2EFederation {
     auto config = createKubeFedConfig();
     EXPECT_TRUE(config) << config.error().describe();
     EXPECT_TRUE(startManager()) << manager().log();
-    EXPECT_EQ(joinMembers(), "");
+    EXPECT_EQ(join("member1") + join("member2"), "");
     labelStage("member1", "canary");
     labelStage("member2", "rest");
     EXPECT_EQ(enableTypes({"namespaces", "deployments.apps"}), "");
@@ -139,6 +142,15 @@ class RolloutFederation : public E2EFederation {
   std::int64_t generation(const std::string& cluster, const std::string& name) {
     auto got = ResourceClient(member(cluster), kDeploymentsRollout, workNamespace()).get(name);
     return got ? objectGeneration(got.value()) : -1;
+  }
+
+  // status.rollout.phase of the federated object (the summary the sync controller mirrors from
+  // the RolloutRun); "" while there is none.
+  std::string summaryPhase(const std::string& name) {
+    auto got = ResourceClient(host(), kFederatedDeploymentsRollout, workNamespace()).get(name);
+    if (!got) return "";
+    const Json* value = nestedField(got.value(), {"status", "rollout", "phase"});
+    return value != nullptr && value->is_string() ? value->get<std::string>() : "";
   }
 
   // status.phase of the object's RolloutRun; "" while there is none.
@@ -353,6 +365,48 @@ TEST(RolloutE2ETest, KubefedctlRolloutStatusApprovePauseResumeUndo) {
       eventually([&] { return federation.imagesAre(name, "img:v2", "img:v2"); }, seconds(60)))
       << federation.runs();
   EXPECT_TRUE(eventually([&] { return federation.phase(name) == "Complete"; }, seconds(60)));
+}
+
+// Clusters that join and leave during a run: the host joined as a member while the rest stage
+// waits for approval is placed in that stage by its label and created with the previous
+// template; member2, unjoined while its stage waits, does not stop the run, which completes on
+// approval with the new template on the joined cluster. The federated object's status.rollout
+// follows the run's phase.
+TEST(RolloutE2ETest, JoinAndUnjoinDuringARun) {
+  RolloutFederation federation("hostmember");
+  const std::string name = "join-" + std::to_string(::getpid() % 10000);
+  federation.createStrategy("join-gated", "Pause", /*rest_needs_approval=*/true);
+  federation.createDeployment(name, "join-gated");
+  ASSERT_TRUE(eventually([&] { return federation.phase(name) == "Complete"; }, seconds(60)))
+      << federation.runs() << federation.manager().log();
+  EXPECT_TRUE(eventually([&] { return federation.summaryPhase(name) == "Complete"; }, seconds(30)));
+
+  federation.setTemplate(name, "img:v2", 0);
+  ASSERT_TRUE(
+      eventually([&] { return federation.phase(name) == "WaitingForApproval"; }, seconds(60)))
+      << federation.runs();
+  EXPECT_TRUE(eventually([&] { return federation.summaryPhase(name) == "WaitingForApproval"; },
+                         seconds(30)));
+
+  ASSERT_EQ(federation.join("hostmember"), "");
+  federation.labelStage("hostmember", "rest");
+  ASSERT_TRUE(
+      eventually([&] { return federation.image("hostmember", name) == "img:v1"; }, seconds(60)))
+      << federation.runs() << federation.manager().log();
+  ASSERT_EQ(federation.unjoin("member2"), "");
+
+  EXPECT_FALSE(
+      eventually([&] { return federation.image("hostmember", name) != "img:v1"; }, seconds(5)))
+      << "the joined cluster got the new template before its stage was approved";
+  EXPECT_EQ(federation.phase(name), "WaitingForApproval") << federation.runs();
+  federation.approve(name, "rest");
+  ASSERT_TRUE(
+      eventually([&] { return federation.image("hostmember", name) == "img:v2"; }, seconds(60)))
+      << federation.runs();
+  EXPECT_TRUE(eventually([&] { return federation.phase(name) == "Complete"; }, seconds(30)))
+      << federation.runs();
+  EXPECT_TRUE(eventually([&] { return federation.summaryPhase(name) == "Complete"; }, seconds(30)));
+  EXPECT_EQ(federation.image("member1", name), "img:v2");
 }
 
 }  // namespace
