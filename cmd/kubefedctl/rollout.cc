@@ -6,6 +6,7 @@
 #include "cmd/kubefedctl/rollout_view.h"
 #include "federation/client/resource_client.h"
 #include "federation/crdgen/yaml_json.h"
+#include "sync/controller/pass_inputs.h"
 #include "sync/plan/propagated_versions.h"
 #include "sync/plan/rollout_plan.h"
 #include "sync/plan/rollout_record.h"
@@ -237,8 +238,11 @@ class RolloutCommand : public Command {
       case Action::kApprove: {
         KF_TRY(run, readRun(*host, objects));
         KF_TRY(strategy, readStrategy(*host, objects));
-        KF_TRY(approved, stageToApprove(strategy, run, stage));
-        const std::string hash = stringIn(run.value("status", Json::object()), "templateHash");
+        // For the template the object has now: the run may still be the one of the last.
+        const sync::VersionHashes hashes = sync::versionHashesOf(objects.object);
+        if (!hashes.ok()) return makeError(Reason::kBadRequest, hashes.error);
+        const std::string& hash = hashes.template_version;
+        KF_TRY(approved, stageToApprove(strategy, run, hash, stage));
         const std::string value = mergedApproval(
             annotationValue(objects.object, sync::kRolloutApprovedAnnotation).value_or(""),
             approved, hash);

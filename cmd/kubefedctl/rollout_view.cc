@@ -148,7 +148,7 @@ void printRolloutSummary(const RolloutSummary& summary, std::ostream& out) {
 }
 
 Result<std::string> stageToApprove(const rollout::RolloutStrategySpec& strategy, const Json& run,
-                                   const std::string& named) {
+                                   const std::string& template_hash, const std::string& named) {
   const std::vector<std::string> names = stageNames(strategy);
   if (!named.empty()) {
     if (std::find(names.begin(), names.end(), named) == names.end()) {
@@ -158,6 +158,13 @@ Result<std::string> stageToApprove(const rollout::RolloutStrategySpec& strategy,
     return named;
   }
   const Json& status = fieldOrNull(run, {"status"});
+  if (stringIn(status, "templateHash") != template_hash) {
+    return makeError(Reason::kBadRequest,
+                     "the run of the object's current template has not started yet (the "
+                     "controller manager has not seen the change); try again, or name the stage "
+                     "to approve it ahead: one of " +
+                         joined(names));
+  }
   const std::string current = stringIn(status, "currentStage");
   const std::string phase = stringIn(status, "phase");
   if (current.empty() || phase == "Failed" || phase == "RolledBack") {

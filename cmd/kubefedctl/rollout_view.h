@@ -54,10 +54,12 @@ RolloutSummary summarizeRollout(const Json& run, const rollout::RolloutStrategyS
 // The text form: strategy, phase, stage and message, then the table.
 void printRolloutSummary(const RolloutSummary& summary, std::ostream& out);
 
-// The stage `approve` approves: `named` when given (it must be one of the strategy's stages),
-// else the run's current stage (an error when the run has finished or failed).
+// The stage `approve` approves for the object's template (`template_hash`): `named` when given
+// (it must be one of the strategy's stages), else the run's current stage; an error when the run
+// has finished or failed, or is not yet the run of that template (the controller has not seen
+// the change yet).
 Result<std::string> stageToApprove(const rollout::RolloutStrategySpec& strategy, const Json& run,
-                                   const std::string& named);
+                                   const std::string& template_hash, const std::string& named);
 
 // The value of kubefed-cpp.io/rollout-approved with `stage` approved for the run of
 // `template_hash`. Entries for that run are kept; entries for other templates are dropped, since

@@ -98,17 +98,21 @@ TEST(RolloutSummaryTest, UnjoinedClusterIsListedLast) {
 }
 
 // Verifies approve's stage: the current one by default, a named one only when the strategy has
-// it, and none for a run that failed.
-TEST(StageToApproveTest, CurrentNamedUnknownAndFailed) {
-  EXPECT_EQ(stageToApprove(twoStages(), waitingRun(), "").value(), "rest");
-  EXPECT_EQ(stageToApprove(twoStages(), waitingRun(), "canary").value(), "canary");
-  auto unknown = stageToApprove(twoStages(), waitingRun(), "prod");
+// it, none for a run that failed nor for a run of another template than the object's.
+TEST(StageToApproveTest, CurrentNamedUnknownFailedAndStale) {
+  EXPECT_EQ(stageToApprove(twoStages(), waitingRun(), "new1", "").value(), "rest");
+  EXPECT_EQ(stageToApprove(twoStages(), waitingRun(), "new1", "canary").value(), "canary");
+  auto stale = stageToApprove(twoStages(), waitingRun(), "newer", "");
+  ASSERT_FALSE(stale);
+  EXPECT_NE(stale.error().message.find("has not started yet"), std::string::npos);
+  EXPECT_EQ(stageToApprove(twoStages(), waitingRun(), "newer", "rest").value(), "rest");
+  auto unknown = stageToApprove(twoStages(), waitingRun(), "new1", "prod");
   ASSERT_FALSE(unknown);
   EXPECT_EQ(unknown.error().message,
             "unknown stage \"prod\": the strategy's stages are canary, rest");
   Json failed = waitingRun();
   failed["status"]["phase"] = "Failed";
-  auto none = stageToApprove(twoStages(), failed, "");
+  auto none = stageToApprove(twoStages(), failed, "new1", "");
   ASSERT_FALSE(none);
   EXPECT_NE(none.error().message.find("no stage to approve (phase Failed)"), std::string::npos);
 }
