@@ -110,16 +110,8 @@ class RolloutCommand : public Command {
     if (!output_.empty() && output_ != "yaml" && output_ != "json") {
       return fail("Invalid value for --output: " + output_ + " (valid: yaml, json)", streams);
     }
-    std::vector<std::string> target_args = args;
-    std::string stage;
-    if (action_ == Action::kApprove && !args.empty() && args[0].find('/') != std::string::npos &&
-        args.size() == 2) {
-      stage = args[1];
-      target_args.pop_back();
-    } else if (action_ == Action::kApprove && args.size() == 3) {
-      stage = args[2];
-      target_args.pop_back();
-    }
+    auto [target_args, stage] =
+        action_ == Action::kApprove ? splitStageArgument(args) : TargetAndStage{args, ""};
     auto target = rolloutTargetOf(target_args);
     if (!target) return fail(target.error().message, streams);
     auto done = act(target.value(), stage, streams);
@@ -214,54 +206,71 @@ class RolloutCommand : public Command {
   Status act(const RolloutTarget& target, const std::string& stage, Streams streams) {
     KF_TRY(host, global_.hostClient());
     KF_TRY(objects, read(*host, target));
-    const std::string shown = objects.type.federated_type.plural_name + "." +
-                              objects.type.federated_type.group + "/" + objects.name.name;
-    ResourceClient federated(*host, objects.type.federated_resource, objects.name.ns);
     switch (action_) {
       case Action::kStatus:
         return showStatus(*host, objects, streams);
       case Action::kPause:
-      case Action::kResume: {
-        const bool pause = action_ == Action::kPause;
-        const bool paused =
-            annotationValue(objects.object, sync::kRolloutPausedAnnotation) == "true";
-        if (paused != pause) {
-          const Json value = pause ? Json("true") : Json();
-          const Json patch = {
-              {"metadata", {{"annotations", {{sync::kRolloutPausedAnnotation, value}}}}}};
-          KF_TRYV(federated.patch(objects.name.name, PatchType::kMerge, patch.dump()));
-        }
-        streams.out << shown << (pause ? " paused" : " resumed")
-                    << (paused == pause ? " (it already was)" : "") << "\n";
-        return boost::outcome_v2::success();
-      }
-      case Action::kApprove: {
-        KF_TRY(run, readRun(*host, objects));
-        KF_TRY(strategy, readStrategy(*host, objects));
-        // For the template the object has now: the run may still be the one of the last.
-        const sync::VersionHashes hashes = sync::versionHashesOf(objects.object);
-        if (!hashes.ok()) return makeError(Reason::kBadRequest, hashes.error);
-        const std::string& hash = hashes.template_version;
-        KF_TRY(approved, stageToApprove(strategy, run, hash, stage));
-        const std::string value = mergedApproval(
-            annotationValue(objects.object, sync::kRolloutApprovedAnnotation).value_or(""),
-            approved, hash);
-        const Json patch = {
-            {"metadata", {{"annotations", {{sync::kRolloutApprovedAnnotation, value}}}}}};
-        KF_TRYV(federated.patch(objects.name.name, PatchType::kMerge, patch.dump()));
-        streams.out << shown << " stage " << approved << " approved\n";
-        return boost::outcome_v2::success();
-      }
-      case Action::kUndo: {
-        KF_TRY(run, readRun(*host, objects));
-        KF_TRY(previous, templateToRestore(run, objects.object));
-        Json object = objects.object;
-        object["spec"]["template"] = std::move(previous);
-        KF_TRYV(federated.update(object));
-        streams.out << shown << " rolled back to the previous template\n";
-        return boost::outcome_v2::success();
-      }
+      case Action::kResume:
+        return setPaused(*host, objects, action_ == Action::kPause, streams);
+      case Action::kApprove:
+        return approve(*host, objects, stage, streams);
+      case Action::kUndo:
+        return undo(*host, objects, streams);
     }
+    return boost::outcome_v2::success();
+  }
+
+  // "federateddeployments.types.kubefed.io/web", as kubectl names what it changed.
+  static std::string shown(const RolloutObjects& objects) {
+    return objects.type.federated_type.plural_name + "." + objects.type.federated_type.group + "/" +
+           objects.name.name;
+  }
+
+  static Status patchAnnotation(RestClient& host, const RolloutObjects& objects,
+                                const char* annotation, const Json& value) {
+    const Json patch = {{"metadata", {{"annotations", {{annotation, value}}}}}};
+    KF_TRYV(ResourceClient(host, objects.type.federated_resource, objects.name.ns)
+                .patch(objects.name.name, PatchType::kMerge, patch.dump()));
+    return boost::outcome_v2::success();
+  }
+
+  Status setPaused(RestClient& host, const RolloutObjects& objects, bool pause, Streams streams) {
+    const bool paused = annotationValue(objects.object, sync::kRolloutPausedAnnotation) == "true";
+    if (paused != pause) {
+      // null removes the annotation (a merge patch).
+      KF_TRYV(patchAnnotation(host, objects, sync::kRolloutPausedAnnotation,
+                              pause ? Json("true") : Json()));
+    }
+    streams.out << shown(objects) << (pause ? " paused" : " resumed")
+                << (paused == pause ? " (it already was)" : "") << "\n";
+    return boost::outcome_v2::success();
+  }
+
+  Status approve(RestClient& host, const RolloutObjects& objects, const std::string& stage,
+                 Streams streams) {
+    KF_TRY(run, readRun(host, objects));
+    KF_TRY(strategy, readStrategy(host, objects));
+    // For the template the object has now: the run may still be the one of the last.
+    const sync::VersionHashes hashes = sync::versionHashesOf(objects.object);
+    if (!hashes.ok()) return makeError(Reason::kBadRequest, hashes.error);
+    KF_TRY(approved, stageToApprove(strategy, run, hashes.template_version, stage));
+    const std::string value = mergedApproval(
+        annotationValue(objects.object, sync::kRolloutApprovedAnnotation).value_or(""), approved,
+        hashes.template_version);
+    KF_TRYV(patchAnnotation(host, objects, sync::kRolloutApprovedAnnotation, value));
+    streams.out << shown(objects) << " stage " << approved << " approved\n";
+    return boost::outcome_v2::success();
+  }
+
+  Status undo(RestClient& host, const RolloutObjects& objects, Streams streams) {
+    KF_TRY(run, readRun(host, objects));
+    KF_TRY(previous, templateToRestore(run, objects.object));
+    Json object = objects.object;
+    object["spec"]["template"] = std::move(previous);
+    // An update, not a patch: the template is replaced whole, and a change made meanwhile fails
+    // with a conflict instead of being overwritten.
+    KF_TRYV(ResourceClient(host, objects.type.federated_resource, objects.name.ns).update(object));
+    streams.out << shown(objects) << " rolled back to the previous template\n";
     return boost::outcome_v2::success();
   }
 

@@ -76,6 +76,13 @@ Result<RolloutTarget> rolloutTargetOf(const std::vector<std::string>& args) {
   return RolloutTarget{args[0].substr(0, slash), args[0].substr(slash + 1)};
 }
 
+TargetAndStage splitStageArgument(const std::vector<std::string>& args) {
+  const bool slash_form = !args.empty() && args[0].find('/') != std::string::npos;
+  const std::size_t target_words = slash_form ? 1 : 2;
+  if (args.size() != target_words + 1) return {args, ""};
+  return {{args.begin(), args.end() - 1}, args.back()};
+}
+
 RolloutSummary summarizeRollout(const Json& run, const rollout::RolloutStrategySpec& strategy,
                                 const std::vector<ClusterLabels>& clusters,
                                 const Json& federated_object) {

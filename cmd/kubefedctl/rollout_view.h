@@ -24,6 +24,14 @@ struct RolloutTarget {
 // "KIND/NAME" (kubectl's form) or "KIND NAME"; an error saying which form is expected.
 Result<RolloutTarget> rolloutTargetOf(const std::vector<std::string>& args);
 
+// The arguments that name the target, and a STAGE after them ("" when none).
+struct TargetAndStage {
+  std::vector<std::string> target;
+  std::string stage;
+};
+// approve's arguments: KIND/NAME [STAGE] or KIND NAME [STAGE].
+TargetAndStage splitStageArgument(const std::vector<std::string>& args);
+
 // One cluster of the run, as `rollout status` lists it.
 struct RolloutClusterRow {
   std::string

@@ -56,6 +56,20 @@ TEST(RolloutTargetTest, KindSlashNameOrKindAndName) {
   }
 }
 
+// Verifies approve's STAGE is the word after the target in either form, and that anything else
+// is left to the target's check.
+TEST(RolloutTargetTest, ApproveTakesAStageAfterTheTarget) {
+  const TargetAndStage slash = splitStageArgument({"deployment/web", "rest"});
+  EXPECT_EQ(slash.target, std::vector<std::string>{"deployment/web"});
+  EXPECT_EQ(slash.stage, "rest");
+  const TargetAndStage two = splitStageArgument({"deployment", "web", "rest"});
+  EXPECT_EQ(two.target, (std::vector<std::string>{"deployment", "web"}));
+  EXPECT_EQ(two.stage, "rest");
+  EXPECT_EQ(splitStageArgument({"deployment", "web"}).stage, "");
+  EXPECT_EQ(splitStageArgument({"deployment/web"}).stage, "");
+  EXPECT_EQ(splitStageArgument({"a/b", "c", "d"}).target.size(), 3u);
+}
+
 // Verifies the table: rows in stage order, each cluster's template (new or previous) and since
 // from the run, health from the workload status, a placed cluster not yet written and a cluster
 // no stage selects.
