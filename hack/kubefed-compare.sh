@@ -8,8 +8,9 @@
 #                        file (tests/unit/crdgen/testdata/TYPE.yaml, which the unit tests compare
 #                        ours with) and ours must equal KubeFed's, byte for byte, once the
 #                        additions the README documents are taken out of ours: for the workload
-#                        types only, the CRD's additionalPrinterColumns, status.workload and the
-#                        conditions' message (hack/lib/kubefed_outputs.py strip-additions).
+#                        types only, the CRD's additionalPrinterColumns, status.workload,
+#                        status.rollout and the conditions' message (hack/lib/kubefed_outputs.py
+#                        strip-additions).
 #   federate TYPE NAME -o yaml, federate namespaces NS --contents -o yaml, federate -f FILE:
 #                        ours must equal KubeFed's (--contents: the same documents, in any
 #                        order); for -f FILE (two inputs in tests/unit/kubefedctl/testdata/kubefed:

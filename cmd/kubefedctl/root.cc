@@ -8,6 +8,7 @@
 #include "cmd/kubefedctl/join.h"
 #include "cmd/kubefedctl/orphaning.h"
 #include "cmd/kubefedctl/plan.h"
+#include "cmd/kubefedctl/rollout.h"
 #include "cmd/kubefedctl/unjoin.h"
 
 namespace kf::kubefedctl {
@@ -41,7 +42,8 @@ const CommandSpec& kubefedctlCommands() {
        ""},
       nullptr,
       {completionCommand(), disableCommand(), enableCommand(), federateCommand(), joinCommand(),
-       orphaningDeletionCommand(), planCommand(), unjoinCommand(), versionCommand()}};
+       orphaningDeletionCommand(), planCommand(), rolloutCommand(), unjoinCommand(),
+       versionCommand()}};
   return root;
 }
 

@@ -100,7 +100,14 @@ OrderedJson statusSchema(std::optional<core::WorkloadKind> workload) {
       {"clusters", arrayOf(cluster)},
       {"conditions", arrayOf(object(condition, {"type", "status"}))},
       {"observedGeneration", integer64()}};
-  if (workload) status["workload"] = workloadSchema(*workload);
+  if (workload) {
+    status["workload"] = workloadSchema(*workload);
+    // The staged rollout's summary (beyond KubeFed), on the types whose rollout is health-gated.
+    status["rollout"] = object({{"message", typed("string")},
+                                {"phase", typed("string")},
+                                {"stage", typed("string")},
+                                {"strategy", typed("string")}});
+  }
   return object(status);
 }
 

@@ -3,10 +3,10 @@
 
   strip-additions TYPE < OURS > STRIPPED
       `kubefedctl enable TYPE -o yaml` of ours without the additions the README documents
-      (section "Workload status on federated objects"), for the built-in workload types only:
-        in the CRD document, spec.versions[0].additionalPrinterColumns,
-        ...openAPIV3Schema.properties.status.properties.workload and
-        ...status.properties.conditions.items.properties.message.
+      (sections "Workload status on federated objects" and "Staged rollout"), for the built-in
+      workload types only: in the CRD document, spec.versions[0].additionalPrinterColumns,
+      ...openAPIV3Schema.properties.status.properties.workload, ...status.properties.rollout and
+      ...status.properties.conditions.items.properties.message.
       Fails when a workload type lacks one of them (the addition is gone or moved) and prints
       the removed paths with their line numbers on stderr. Other types pass through unchanged.
   same-documents A B
@@ -25,6 +25,7 @@ SCHEMA = CRD_VERSION + ("schema", "openAPIV3Schema", "properties")
 ADDITIONS = [
     CRD_VERSION + ("additionalPrinterColumns",),
     SCHEMA + ("status", "properties", "workload"),
+    SCHEMA + ("status", "properties", "rollout"),
     SCHEMA + ("status", "properties", "conditions", "items", "properties", "message"),
 ]
 

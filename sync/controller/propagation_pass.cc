@@ -118,6 +118,14 @@ ReconcileResult writeStatus(SyncContext& context, const Json& federated_object,
     error.message = "updating the status: " + error.message;
     return error;
   }
+  if (written.value().rollout_pruned && !context.rollout_summary_pruned.exchange(true)) {
+    spdlog::warn(
+        "The CRD of {} does not declare status.rollout, so the API server drops the staged "
+        "rollout's summary; generate the CRD again with this project's `kubefedctl enable` to "
+        "get it. The RolloutRun keeps the run either way. No more summaries are written for this "
+        "type until the controller restarts.",
+        context.type.federated_type.kind);
+  }
   // Success overall while a cluster failed in a way worth retrying: back off and try again.
   if (written.value().retry_recoverable) {
     return makeError(Reason::kUnknown,
@@ -222,6 +230,7 @@ ReconcileResult propagate(SyncContext& context, const Json& federated_object,
 
   outcome.clusters = std::move(dispatched.clusters);
   outcome.resources_updated = dispatched.resources_updated;
+  if (rollout && !context.rollout_summary_pruned) outcome.rollout = rollout->summary();
   ReconcileResult written = writeStatus(context, federated_object, std::move(outcome));
   if (written && written.value() == ReconcileStatus::kOk && recheck) {
     return ReconcileStatus::requeueAfter(*recheck);

@@ -162,6 +162,13 @@ std::vector<ClusterStep> RolloutPass::adjust(std::vector<ClusterStep> steps,
   return steps;
 }
 
+Json RolloutPass::summary() const {
+  Json out = {{"strategy", strategy_name_}, {"phase", rolloutPhaseName(decision_.phase)}};
+  meta::putIfNotEmpty(out, "stage", decision_.stage_name);
+  meta::putIfNotEmpty(out, "message", decision_.message);
+  return out;
+}
+
 bool RolloutPass::offTheNewTemplate(const std::string& cluster) const {
   return decision_.keep_previous.contains(cluster) || decision_.roll_back.contains(cluster);
 }

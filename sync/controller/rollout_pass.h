@@ -38,6 +38,8 @@ class RolloutPass {
                                   MemberObjectContext& members) const;
   // Clusters whose writes must not be recorded as versions of the current template.
   bool offTheNewTemplate(const std::string& cluster) const;
+  // The run's summary for the federated object's status.rollout: strategy, phase, stage, message.
+  Json summary() const;
   // After dispatch (`written`: cluster -> version written). The time to look again, if any.
   Result<std::optional<Duration>> finish(SyncContext& context, const Json& federated_object,
                                          const std::map<std::string, std::string>& written);

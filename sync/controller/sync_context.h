@@ -84,6 +84,9 @@ struct SyncContext {
   FollowedPlacementMemo followed_placements{};
   FollowerDirectory* follower_directory = nullptr;
   DependencyWaits dependency_waits{};
+  // The type's CRD prunes status.rollout: the rollout summary is no longer written (noticed on
+  // the first write, so that a pruned field is not written again on every pass).
+  std::atomic<bool> rollout_summary_pruned{false};
 };
 
 // The parts of a MemberObjectContext that only depend on the type and the object (no clients,

@@ -29,6 +29,8 @@ Result<FederatedStatusUpdate> writeFederatedStatus(ResourceClient& federated_obj
     if (written_objects != nullptr && !pending) pending.emplace(*written_objects, key);
     Result<Json> written = federated_objects.updateStatus(federated_object);
     if (written) {
+      update.value().rollout_pruned =
+          outcome.rollout && nestedField(written.value(), {"status", "rollout"}) == nullptr;
       if (pending) {
         // After a conflict the status went onto a newer object that this reconcile did not
         // look at: its event must still queue a reconcile.

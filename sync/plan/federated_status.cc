@@ -221,6 +221,19 @@ Json toJson(const StoredStatus& status) {
   return out;
 }
 
+// status.rollout as the outcome has it (set, or absent without a strategy); true when it changed.
+bool setRolloutSummary(Json& extra, const std::optional<Json>& summary) {
+  const auto stored = extra.find("rollout");
+  if (!summary) {
+    if (stored == extra.end()) return false;
+    extra.erase(stored);
+    return true;
+  }
+  if (stored != extra.end() && *stored == *summary) return false;
+  extra["rollout"] = *summary;
+  return true;
+}
+
 bool anyRecoverable(const PropagationOutcome& outcome) {
   return std::any_of(outcome.clusters.begin(), outcome.clusters.end(),
                      [](const auto& entry) { return isRecoverable(entry.second.status); });
@@ -249,12 +262,13 @@ Result<FederatedStatusUpdate> computeFederatedStatus(const Json& federated_objec
       (!outcome.clusters.empty() && collectedRemoteCount(outcome) > 0 && outcome.resources_updated);
   const bool condition_updated = setPropagationCondition(
       stored.conditions, out.reason, changes_propagated, formatRfc3339Seconds(now));
+  const bool rollout_changed = setRolloutSummary(stored.extra, outcome.rollout);
   out.status = toJson(stored);
   // KubeFed writes whenever the condition was set, even to the same second it already holds;
   // the server then stores nothing new, so that request only spends the host's rate limit.
   const Json* current = nestedField(federated_object, {"status"});
-  out.changed =
-      (generation_updated || condition_updated) && (current == nullptr || *current != out.status);
+  out.changed = (generation_updated || condition_updated || rollout_changed) &&
+                (current == nullptr || *current != out.status);
   out.retry_recoverable =
       reason_before_check == AggregateReason::kSuccess && anyRecoverable(outcome);
   return out;

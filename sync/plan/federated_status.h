@@ -6,6 +6,7 @@
 //     conditions: [{type: Propagation, status: "True"|"False", reason?, lastUpdateTime,
 //                   lastTransitionTime}]
 //     clusters: [{name, status?, remoteStatus?}]
+//     rollout: {strategy, phase, stage?, message?}   # beyond KubeFed: only under a strategy
 //
 // computeFederatedStatus is steps 1-5 of KubeFed's algorithm; `changed` is step 6 (write only
 // then), except that a status equal to the stored one is not written (KubeFed writes it when
@@ -48,6 +49,10 @@ struct PropagationOutcome {
   bool resources_updated = false;                  // some member object was updated
   bool raw_status_collection = false;  // FTC statusCollection Enabled and the feature gate on
   NamespaceFacts namespace_facts;
+  // Beyond KubeFed: the staged rollout's summary ({strategy, phase, stage, message}, mirrored
+  // from the RolloutRun, which stays the record), written as status.rollout. nullopt without a
+  // strategy: then there is no status.rollout, and the status is KubeFed's.
+  std::optional<Json> rollout;
 };
 
 struct FederatedStatusUpdate {
@@ -59,6 +64,9 @@ struct FederatedStatusUpdate {
   // backoff, because some cluster has a recoverable failure (isRecoverable) while the reason
   // before the CheckClusters step was success.
   bool retry_recoverable = false;
+  // The server stored the status without the rollout summary written: the federated type's CRD
+  // does not declare status.rollout (one KubeFed's kubefedctl generated), so it is pruned.
+  bool rollout_pruned = false;
 };
 
 // Fails when the object's current status does not have the expected shape (field paths name

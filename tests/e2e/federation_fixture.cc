@@ -82,13 +82,18 @@ std::string E2EFederation::contextOf(const std::string& member) const {
 
 std::string E2EFederation::joinMembers() {
   std::string failures;
-  for (const std::string& member : member_names_) failures += joinMember(member);
+  for (const std::string& member : member_names_) failures += join(member);
   return failures;
 }
 
-std::string E2EFederation::joinMember(const std::string& name) {
-  return runAll({{"join", name, "--cluster-context", contextOf(name), "--host-cluster-name",
+std::string E2EFederation::join(const std::string& member) {
+  return runAll({{"join", member, "--cluster-context", contextOf(member), "--host-cluster-name",
                   kubefedNamespace()}});
+}
+
+std::string E2EFederation::unjoin(const std::string& member) {
+  return runAll({{"unjoin", member, "--cluster-context", contextOf(member), "--host-cluster-name",
+                  kubefedNamespace(), "--force"}});
 }
 
 std::string E2EFederation::enableTypes(const std::vector<std::string>& types) {
@@ -110,10 +115,7 @@ void E2EFederation::shutDown() {
   }
   // Once the controller manager has exited: its sync controllers would finalize them again.
   releaseFederatedObjects(*host_);
-  for (const std::string& member : member_names_) {
-    kubefedctl({"unjoin", member, "--cluster-context", contextOf(member), "--host-cluster-name",
-                kubefedNamespace(), "--force"});
-  }
+  for (const std::string& member : member_names_) (void)unjoin(member);
 }
 
 }  // namespace kf::integration

@@ -64,8 +64,10 @@ class E2EFederation {
   // Joins every member (and the host under options.host_member); "" when all joined, else what
   // each failed one printed.
   std::string joinMembers();
-  // Joins one of them (a suite that joins a cluster later); "" when it joined.
-  std::string joinMember(const std::string& name);
+  // Joins or unjoins one of the options' clusters (a member, or options.host_member) on its own,
+  // e.g. while the controller manager runs; "" on success, else what kubefedctl printed.
+  std::string join(const std::string& member);
+  std::string unjoin(const std::string& member);
   // `kubefedctl enable` of each type; "" when all were enabled, else what each failure printed.
   std::string enableTypes(const std::vector<std::string>& types);
 

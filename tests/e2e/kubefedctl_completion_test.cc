@@ -64,6 +64,7 @@ TEST_F(CompletionE2ETest, BashRegistersItsCompletionFunction) {
 TEST_F(CompletionE2ETest, BashCompletesCommandsContextsTypesAndFlags) {
   EXPECT_EQ(bashCompletes("kubefedctl ena").out, "enable\n");
   EXPECT_EQ(bashCompletes("kubefedctl orphaning-deletion st").out, "status\n");
+  EXPECT_EQ(bashCompletes("kubefedctl rollout ").out, "approve\npause\nresume\nstatus\nundo\n");
   // Contexts of the kubeconfig.
   EXPECT_EQ(bashCompletes("kubefedctl join mem").out, "member1\nmember2\n");
   // After '=' bash completes only what follows it.
@@ -72,6 +73,8 @@ TEST_F(CompletionE2ETest, BashCompletesCommandsContextsTypesAndFlags) {
   EXPECT_EQ(bashCompletes("kubefedctl federate config").out, "configmaps\n");
   EXPECT_EQ(bashCompletes("kubefedctl disable config").out, "configmaps\n");
   EXPECT_EQ(bashCompletes("kubefedctl orphaning-deletion enable federatedconfig").out,
+            "federatedconfigmaps\n");
+  EXPECT_EQ(bashCompletes("kubefedctl rollout status federatedconfig").out,
             "federatedconfigmaps\n");
   EXPECT_EQ(bashCompletes("kubefedctl federate --enable-t").out, "--enable-type\n");
   // Objects of the type, in the namespace -n names.

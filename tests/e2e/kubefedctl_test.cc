@@ -369,7 +369,8 @@ TEST_F(KubefedctlTest, PrintsYamlWithoutCreatingAnything) {
 }
 
 // `enable -o yaml` output without the workload additions the README documents (the CRD's
-// printer columns, status.workload, the conditions' message), printed again in go-yaml's order.
+// printer columns, status.workload, the conditions' message, the staged rollout's
+// status.rollout), printed again in go-yaml's order.
 std::string withoutWorkloadAdditions(const std::string& printed) {
   auto documents = yamlDocumentsToJson(printed);
   if (!documents || documents.value().size() != 2) return "unreadable: " + printed;
@@ -380,6 +381,7 @@ std::string withoutWorkloadAdditions(const std::string& printed) {
       Json& status = version["schema"]["openAPIV3Schema"]["properties"]["status"]["properties"];
       version.erase("additionalPrinterColumns");
       status.erase("workload");
+      status.erase("rollout");
       status["conditions"]["items"]["properties"].erase("message");
     }
     out += "---\n" + toYaml(sortedLikeGoYaml(nlohmann::ordered_json::parse(document.dump())));

@@ -50,8 +50,8 @@ class FollowsFederation : public E2EFederation {
     auto config = createKubeFedConfig();
     EXPECT_TRUE(config) << config.error().describe();
     EXPECT_TRUE(startManager()) << manager().log();
-    EXPECT_EQ(joinMember("member1"), "");
-    EXPECT_EQ(joinMember("member2"), "");
+    EXPECT_EQ(join("member1"), "");
+    EXPECT_EQ(join("member2"), "");
     EXPECT_EQ(enableTypes({"namespaces", "configmaps", "deployments.apps"}), "");
     auto created =
         ResourceClient(host(), kFederatedNamespaces, workNamespace())
@@ -217,7 +217,7 @@ TEST(PlacementFollowsE2ETest, FollowsTheUnionOfItsWorkloadsAndComesFirst) {
                    {"spec", {{"hard", {{"count/configmaps", "0"}}}}}});
   ASSERT_TRUE(quota) << quota.error().describe();
   fed.placeDeployment("b", {"member2", kJoiningHost});
-  ASSERT_EQ(fed.joinMember(kJoiningHost), "");
+  ASSERT_EQ(fed.join(kJoiningHost), "");
   EXPECT_TRUE(eventually([&] {
     return fed.deploymentStatusIn("b", kJoiningHost) == "WaitingForDependencies";
   })) << fed.manager().log();

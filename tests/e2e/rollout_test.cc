@@ -37,7 +37,10 @@ constexpr auto kSoak = seconds(8);
 
 class RolloutFederation : public E2EFederation {
  public:
-  RolloutFederation() : E2EFederation({.prefix = "kf-rollout"}) {
+  // `spare_host_member` (when given) names the host as a member that is not joined here: a
+  // test joins it during a run.
+  explicit RolloutFederation(const std::string& spare_host_member = "")
+      : E2EFederation({.prefix = "kf-rollout", .host_member = spare_host_member}) {
     EXPECT_EQ(ensureKubeFedCrds(), "");
     std::string output;
     const std::string crds =
@@ -53,7 +56,7 @@ class RolloutFederation : public E2EFederation {
     auto config = createKubeFedConfig();
     EXPECT_TRUE(config) << config.error().describe();
     EXPECT_TRUE(startManager()) << manager().log();
-    EXPECT_EQ(joinMembers(), "");
+    EXPECT_EQ(join("member1") + join("member2"), "");
     labelStage("member1", "canary");
     labelStage("member2", "rest");
     EXPECT_EQ(enableTypes({"namespaces", "deployments.apps"}), "");
@@ -141,6 +144,15 @@ class RolloutFederation : public E2EFederation {
     return got ? objectGeneration(got.value()) : -1;
   }
 
+  // status.rollout.phase of the federated object (the summary the sync controller mirrors from
+  // the RolloutRun); "" while there is none.
+  std::string summaryPhase(const std::string& name) {
+    auto got = ResourceClient(host(), kFederatedDeploymentsRollout, workNamespace()).get(name);
+    if (!got) return "";
+    const Json* value = nestedField(got.value(), {"status", "rollout", "phase"});
+    return value != nullptr && value->is_string() ? value->get<std::string>() : "";
+  }
+
   // status.phase of the object's RolloutRun; "" while there is none.
   std::string phase(const std::string& name) {
     auto got = ResourceClient(host(), kRuns, workNamespace()).get("deployment-" + name);
@@ -169,6 +181,13 @@ class RolloutFederation : public E2EFederation {
     Json items = Json::array();
     for (const Json& item : got.value().items) items.push_back(item);
     return items.dump(1);
+  }
+
+  // `kubefedctl rollout ARGS -n <work namespace>`.
+  RunResult rollout(std::vector<std::string> args) {
+    args.insert(args.begin(), "rollout");
+    args.insert(args.end(), {"-n", workNamespace()});
+    return kubefedctl(args);
   }
 
   bool imagesAre(const std::string& name, const std::string& first, const std::string& second) {
@@ -261,6 +280,133 @@ TEST(RolloutE2ETest, ApprovalAcrossARestartAndRollback) {
       << federation.runs();
   EXPECT_TRUE(
       eventually([&] { return federation.imagesAre(name, "img:v2", "img:v2"); }, seconds(30)));
+}
+
+// Words of `text` with runs of spaces made one, so that a table row can be matched whatever the
+// column widths.
+std::string squeezed(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == ' ' && !out.empty() && out.back() == ' ') continue;
+    out += c;
+  }
+  return out;
+}
+
+// `kubefedctl rollout` drives a run: status shows the stages and clusters, pause holds an
+// approved stage, resume lets it go, undo restores the last good template after a failure, and
+// each command's bad input is refused with what to do.
+TEST(RolloutE2ETest, KubefedctlRolloutStatusApprovePauseResumeUndo) {
+  RolloutFederation federation;
+  const std::string name = "cli-" + std::to_string(::getpid() % 10000);
+  federation.createStrategy("cli-gated", "Pause", /*rest_needs_approval=*/true);
+  federation.createDeployment(name, "cli-gated");
+  federation.createDeployment("plain-" + name, "");
+  ASSERT_TRUE(eventually([&] { return federation.phase(name) == "Complete"; }, seconds(60)))
+      << federation.runs() << federation.manager().log();
+
+  RunResult plain = federation.rollout({"status", "deployment/plain-" + name});
+  EXPECT_NE(plain.exit_code, 0);
+  EXPECT_NE(plain.err.find("is not under a rollout strategy"), std::string::npos)
+      << describe(plain);
+  RunResult missing = federation.rollout({"status", "federateddeployment/nosuch"});
+  EXPECT_NE(missing.exit_code, 0);
+  EXPECT_NE(missing.err.find("not found"), std::string::npos) << describe(missing);
+  RunResult nothing = federation.rollout({"undo", "deployment/" + name});
+  EXPECT_NE(nothing.exit_code, 0);
+  EXPECT_NE(nothing.err.find("nothing to undo"), std::string::npos) << describe(nothing);
+
+  federation.setTemplate(name, "img:v2", 0);
+  ASSERT_TRUE(
+      eventually([&] { return federation.phase(name) == "WaitingForApproval"; }, seconds(60)))
+      << federation.runs();
+  RunResult status = federation.rollout({"status", "deployment/" + name});
+  ASSERT_EQ(status.exit_code, 0) << describe(status);
+  EXPECT_NE(status.out.find("Phase:    WaitingForApproval"), std::string::npos) << status.out;
+  EXPECT_NE(status.out.find("Stage:    rest"), std::string::npos) << status.out;
+  EXPECT_NE(squeezed(status.out).find("\ncanary member1 new yes 20"), std::string::npos)
+      << status.out;
+  EXPECT_NE(squeezed(status.out).find("\nrest member2 previous yes 20"), std::string::npos)
+      << status.out;
+  RunResult json = federation.rollout({"status", "federateddeployments/" + name, "-o", "json"});
+  ASSERT_EQ(json.exit_code, 0) << describe(json);
+  EXPECT_EQ(Json::parse(json.out).value("phase", ""), "WaitingForApproval") << json.out;
+  RunResult yaml = federation.rollout({"status", "deployment/" + name, "-o", "yaml"});
+  EXPECT_NE(yaml.out.find("phase: WaitingForApproval"), std::string::npos) << describe(yaml);
+
+  RunResult unknown = federation.rollout({"approve", "deployment/" + name, "prod"});
+  EXPECT_NE(unknown.exit_code, 0);
+  EXPECT_NE(unknown.err.find("unknown stage \"prod\": the strategy's stages are canary, rest"),
+            std::string::npos)
+      << describe(unknown);
+  ASSERT_EQ(federation.rollout({"pause", "deployment/" + name}).exit_code, 0);
+  RunResult approve = federation.rollout({"approve", "deployment/" + name});
+  ASSERT_EQ(approve.exit_code, 0) << describe(approve);
+  EXPECT_NE(approve.out.find("stage rest approved"), std::string::npos) << approve.out;
+  ASSERT_TRUE(eventually([&] { return federation.phase(name) == "Paused"; }, seconds(30)))
+      << federation.runs();
+  EXPECT_EQ(federation.image("member2", name), "img:v1") << "a paused run updated a stage";
+
+  ASSERT_EQ(federation.rollout({"resume", "deployment/" + name}).exit_code, 0);
+  ASSERT_TRUE(
+      eventually([&] { return federation.imagesAre(name, "img:v2", "img:v2"); }, seconds(30)))
+      << federation.runs();
+  ASSERT_TRUE(eventually([&] { return federation.phase(name) == "Complete"; }, seconds(30)));
+
+  // 1 replica and no node: the canary fails at its deadline; undo restores it.
+  federation.setTemplate(name, "img:broken", 1);
+  ASSERT_TRUE(eventually([&] { return federation.phase(name) == "Failed"; }, seconds(60)))
+      << federation.runs();
+  RunResult failed = federation.rollout({"status", "deployment/" + name});
+  EXPECT_NE(failed.out.find("Phase:    Failed"), std::string::npos) << describe(failed);
+  RunResult undo = federation.rollout({"undo", "deployment/" + name});
+  ASSERT_EQ(undo.exit_code, 0) << describe(undo);
+  EXPECT_TRUE(
+      eventually([&] { return federation.imagesAre(name, "img:v2", "img:v2"); }, seconds(60)))
+      << federation.runs();
+  EXPECT_TRUE(eventually([&] { return federation.phase(name) == "Complete"; }, seconds(60)));
+}
+
+// Clusters that join and leave during a run: the host joined as a member while the rest stage
+// waits for approval is placed in that stage by its label and created with the previous
+// template; member2, unjoined while its stage waits, does not stop the run, which completes on
+// approval with the new template on the joined cluster. The federated object's status.rollout
+// follows the run's phase.
+TEST(RolloutE2ETest, JoinAndUnjoinDuringARun) {
+  RolloutFederation federation("hostmember");
+  const std::string name = "join-" + std::to_string(::getpid() % 10000);
+  federation.createStrategy("join-gated", "Pause", /*rest_needs_approval=*/true);
+  federation.createDeployment(name, "join-gated");
+  ASSERT_TRUE(eventually([&] { return federation.phase(name) == "Complete"; }, seconds(60)))
+      << federation.runs() << federation.manager().log();
+  EXPECT_TRUE(eventually([&] { return federation.summaryPhase(name) == "Complete"; }, seconds(30)));
+
+  federation.setTemplate(name, "img:v2", 0);
+  ASSERT_TRUE(
+      eventually([&] { return federation.phase(name) == "WaitingForApproval"; }, seconds(60)))
+      << federation.runs();
+  EXPECT_TRUE(eventually([&] { return federation.summaryPhase(name) == "WaitingForApproval"; },
+                         seconds(30)));
+
+  ASSERT_EQ(federation.join("hostmember"), "");
+  federation.labelStage("hostmember", "rest");
+  ASSERT_TRUE(
+      eventually([&] { return federation.image("hostmember", name) == "img:v1"; }, seconds(60)))
+      << federation.runs() << federation.manager().log();
+  ASSERT_EQ(federation.unjoin("member2"), "");
+
+  EXPECT_FALSE(
+      eventually([&] { return federation.image("hostmember", name) != "img:v1"; }, seconds(5)))
+      << "the joined cluster got the new template before its stage was approved";
+  EXPECT_EQ(federation.phase(name), "WaitingForApproval") << federation.runs();
+  federation.approve(name, "rest");
+  ASSERT_TRUE(
+      eventually([&] { return federation.image("hostmember", name) == "img:v2"; }, seconds(60)))
+      << federation.runs();
+  EXPECT_TRUE(eventually([&] { return federation.phase(name) == "Complete"; }, seconds(30)))
+      << federation.runs();
+  EXPECT_TRUE(eventually([&] { return federation.summaryPhase(name) == "Complete"; }, seconds(30)));
+  EXPECT_EQ(federation.image("member1", name), "img:v2");
 }
 
 }  // namespace

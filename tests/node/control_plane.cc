@@ -87,6 +87,7 @@ GroupVersionResource gvr(const std::string& resource) {
       {"federatedconfigmaps", {"types.kubefed.io", "v1beta1", "federatedconfigmaps", true}},
       {"federateddeployments", {"types.kubefed.io", "v1beta1", "federateddeployments", true}},
       {"nodes", {"", "v1", "nodes", false}},
+      {"rolloutruns", {"rollout.kubefed-cpp.io", "v1alpha1", "rolloutruns", true}},
   };
   auto found = known.find(resource);
   return found != known.end() ? found->second : GroupVersionResource{"", "v1", resource, true};

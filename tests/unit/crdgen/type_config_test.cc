@@ -131,7 +131,8 @@ std::string readFile(const std::string& path) {
 }
 
 // The additions the README documents for the built-in workload types (section "Workload status
-// on federated objects"): the CRD's printer columns, status.workload and the conditions' message.
+// on federated objects"): the CRD's printer columns, status.workload and the conditions' message;
+// and the staged rollout's summary, status.rollout (section "Staged rollout").
 // Takes them out of `crd` and says which of them it found.
 std::vector<std::string> removeDocumentedAdditions(OrderedJson& crd) {
   std::vector<std::string> found;
@@ -142,6 +143,7 @@ std::vector<std::string> removeDocumentedAdditions(OrderedJson& crd) {
   OrderedJson& status = version["schema"]["openAPIV3Schema"]["properties"]["status"]["properties"];
   take(version, "additionalPrinterColumns", "additionalPrinterColumns");
   take(status, "workload", "status.workload");
+  take(status, "rollout", "status.rollout");
   take(status["conditions"]["items"]["properties"], "message", "conditions message");
   return found;
 }
@@ -159,7 +161,7 @@ TEST_P(GeneratedTypeTest, MatchesKubefedsOutputBesidesTheDocumentedAdditions) {
   const std::vector<std::string> additions = removeDocumentedAdditions(resources.crd);
   if (core::builtInWorkloadKind(c.target.group, c.target.kind)) {
     EXPECT_EQ(additions, (std::vector<std::string>{"additionalPrinterColumns", "status.workload",
-                                                   "conditions message"}));
+                                                   "status.rollout", "conditions message"}));
   } else {
     EXPECT_TRUE(additions.empty()) << additions.front();
   }

@@ -161,6 +161,43 @@ TEST(FederatedStatusTest, KeepsWhatOtherWritersAdded) {
   EXPECT_EQ(update.value().status["observedGeneration"], 2);
 }
 
+// Verifies the staged rollout's summary (beyond KubeFed): written as status.rollout when it is
+// new or changed, also when nothing else changed; not written again when it is the same; removed
+// when the object has no strategy any more; and absent (KubeFed's status) without one.
+TEST(FederatedStatusTest, RolloutSummaryIsWrittenWhenItChanges) {
+  const Json summary = parsed(R"({"strategy": "canary-first", "phase": "WaitingForSoak",
+      "stage": "canary", "message": "stage canary is healthy; soaking for 5m0s"})");
+  PropagationOutcome input;
+  input.clusters = {{"cluster1", outcome(kOk)}};
+  input.rollout = summary;
+  auto first = computeFederatedStatus(storedObject(0), input, kNow);
+  ASSERT_TRUE(first);
+  EXPECT_TRUE(first.value().changed);
+  EXPECT_EQ(first.value().status["rollout"], summary);
+
+  Json object = storedObject(0);
+  object["status"] = first.value().status;
+  auto same = computeFederatedStatus(object, input, kNow);
+  ASSERT_TRUE(same);
+  EXPECT_FALSE(same.value().changed);
+
+  input.rollout->at("phase") = "Complete";
+  auto moved = computeFederatedStatus(object, input, kNow);
+  ASSERT_TRUE(moved);
+  EXPECT_TRUE(moved.value().changed);
+  EXPECT_EQ(moved.value().status["rollout"]["phase"], "Complete");
+
+  input.rollout.reset();
+  auto dropped = computeFederatedStatus(object, input, kNow);
+  ASSERT_TRUE(dropped);
+  EXPECT_TRUE(dropped.value().changed);
+  EXPECT_FALSE(dropped.value().status.contains("rollout"));
+  auto never = computeFederatedStatus(storedObject(0), input, kNow);
+  ASSERT_TRUE(never);
+  EXPECT_FALSE(never.value().changed);
+  EXPECT_FALSE(never.value().status.contains("rollout"));
+}
+
 // Verifies the spec vector "resources updated -> changed": with an unchanged cluster list only
 // when some remote status was collected; lastUpdateTime moves, lastTransitionTime does not.
 TEST(FederatedStatusTest, ResourcesUpdatedSetsLastUpdateTime) {

@@ -92,6 +92,27 @@ TEST_F(FederatedStatusWriterTest, AnUnchangedStatusIsNotWrittenAgain) {
   EXPECT_EQ(api_.writeRequests(), writes);
 }
 
+// The rollout summary (beyond KubeFed) is written with the status; a server whose CRD does not
+// declare status.rollout returns the object without it, which the writer reports so that the
+// controller stops writing a field that is pruned on every write.
+TEST_F(FederatedStatusWriterTest, ARolloutSummaryTheServerPrunesIsReported) {
+  PropagationOutcome with_summary = outcome(PropagationStatus::kOk);
+  with_summary.rollout = Json::parse(R"({"strategy": "s", "phase": "Progressing"})");
+  auto kept = writeFederatedStatus(*federated_objects_, stored(), with_summary, clock_);
+  ASSERT_TRUE(kept) << kept.error().describe();
+  EXPECT_FALSE(kept.value().rollout_pruned);
+  EXPECT_EQ(stored()["status"]["rollout"], *with_summary.rollout);
+
+  Json pruned = stored();
+  pruned["status"].erase("rollout");
+  api_.put(kFederatedConfigMaps, pruned);
+  with_summary.rollout = Json::parse(R"({"strategy": "s", "phase": "Complete"})");
+  api_.respondNext(HttpResponse{200, {{"content-type", "application/json"}}, stored().dump()});
+  auto dropped = writeFederatedStatus(*federated_objects_, stored(), with_summary, clock_);
+  ASSERT_TRUE(dropped) << dropped.error().describe();
+  EXPECT_TRUE(dropped.value().rollout_pruned);
+}
+
 TEST_F(FederatedStatusWriterTest, AConflictReadsTheObjectAgainAndRetries) {
   const Json stale = stored();
   api_.put(kFederatedConfigMaps, stale);  // changed since it was read: a new resourceVersion
