@@ -196,12 +196,7 @@ stale_versions() { # stale_versions NS
 # controller manager that must not count as ours).
 new_namespace() {
   k host create namespace "$1" >/dev/null
-  k host apply -f - >/dev/null <<YAML
-apiVersion: types.kubefed.io/v1beta1
-kind: FederatedNamespace
-metadata: {name: $1, namespace: $1}
-spec: {placement: {clusters: [{name: member1}, {name: member2}]}}
-YAML
+  place_namespace "$1"
   for m in member1 member2; do
     until_true 120 k "$m" -n "$1" get configmap/kube-root-ca.crt serviceaccount/default >/dev/null 2>&1 ||
       { log "namespace $1 never reached $m"; return 1; }
