@@ -199,6 +199,19 @@ class OverridePolicyFederation : public E2EFederation {
     return true;
   }
 
+  // Waits until imagesAre(names, expected); the failure names the first mismatch and carries the
+  // controller manager's log.
+  testing::AssertionResult imagesBecome(
+      const std::vector<std::string>& names,
+      const std::function<std::string(const std::string&, const std::string&)>& expected,
+      std::chrono::seconds timeout) {
+    std::string mismatch;
+    if (eventually([&] { return imagesAre(names, expected, &mismatch); }, timeout)) {
+      return testing::AssertionSuccess();
+    }
+    return testing::AssertionFailure() << mismatch << "\n" << manager().log();
+  }
+
   // The policy's status, or null.
   Json policyStatus(const std::string& name) {
     auto got = ResourceClient(host(), kOverridePolicies, workNamespace()).get(name);
@@ -248,16 +261,12 @@ TEST(OverridePolicyE2ETest, SelectsObjectsAndClustersAndFollowsRelabels) {
   fed.createDeployment("db", "db");
   std::vector<std::string> all = web;
   all.push_back("db");
-  std::string mismatch;
   // Before any policy: the template everywhere (web-0's own override aside).
   const auto without_policy = [](const std::string& cluster, const std::string& name) {
     return name == "web-0" && cluster == "member1" ? "own:1" : kTemplateImage;
   };
   Clock::time_point start = Clock::now();
-  ASSERT_TRUE(
-      eventually([&] { return fed.imagesAre(all, without_policy, &mismatch); }, seconds(120)))
-      << mismatch << "\n"
-      << fed.manager().log();
+  ASSERT_TRUE(fed.imagesBecome(all, without_policy, seconds(120)));
   std::printf("%d objects propagated in %.1f s\n", kWebDeployments + 1, secondsSince(start));
 
   start = Clock::now();
@@ -267,9 +276,7 @@ TEST(OverridePolicyE2ETest, SelectsObjectsAndClustersAndFollowsRelabels) {
     if (name == "web-0" && cluster == "member1") return "own:1";  // the object's own wins
     return name != "db" && eu.contains(cluster) ? kEuImage : kTemplateImage;
   };
-  ASSERT_TRUE(eventually([&] { return fed.imagesAre(all, with_policy, &mismatch); }, seconds(60)))
-      << mismatch << "\n"
-      << fed.manager().log();
+  ASSERT_TRUE(fed.imagesBecome(all, with_policy, seconds(60)));
   std::printf("policy applied to %d objects in %.1f s\n", kWebDeployments, secondsSince(start));
   EXPECT_TRUE(eventually([&] {
     const Json status = fed.policyStatus("eu-registry");
@@ -291,17 +298,12 @@ TEST(OverridePolicyE2ETest, SelectsObjectsAndClustersAndFollowsRelabels) {
   fed.labelCluster("member2", "us");
   fed.labelCluster(kHostCluster, "eu");
   eu = {"member1", kHostCluster};
-  EXPECT_TRUE(eventually([&] { return fed.imagesAre(all, with_policy, &mismatch); }, seconds(60)))
-      << mismatch << "\n"
-      << fed.manager().log();
+  EXPECT_TRUE(fed.imagesBecome(all, with_policy, seconds(60)));
   std::printf("relabel followed in %.1f s\n", secondsSince(start));
 
   start = Clock::now();
   fed.deletePolicy("eu-registry");
-  EXPECT_TRUE(
-      eventually([&] { return fed.imagesAre(all, without_policy, &mismatch); }, seconds(60)))
-      << mismatch << "\n"
-      << fed.manager().log();
+  EXPECT_TRUE(fed.imagesBecome(all, without_policy, seconds(60)));
   std::printf("template restored in %.1f s\n", secondsSince(start));
 }
 
@@ -324,17 +326,10 @@ TEST(OverridePolicyE2ETest, BadPatchIsReportedAndOthersFlow) {
           .patch("member1", PatchType::kMerge, R"({"metadata": {"labels": {"zone": "eu-1"}}})"));
   fed.createDeployment("first", "web");
   fed.createDeployment("second", "web");
-  std::string mismatch;
   const auto expected = [](const std::string& cluster, const std::string&) -> std::string {
     return cluster == "member1" ? "registry-eu-1.example/app" : kTemplateImage;
   };
-  EXPECT_TRUE(eventually(
-      [&] {
-        return fed.imagesAre({"first", "second"}, expected, &mismatch);
-      },
-      seconds(60)))
-      << mismatch << "\n"
-      << fed.manager().log();
+  EXPECT_TRUE(fed.imagesBecome({"first", "second"}, expected, seconds(60)));
 
   // bad-path: every object in every cluster; zone: the two clusters without the label.
   EXPECT_TRUE(eventually([&] {
@@ -370,7 +365,6 @@ TEST(OverridePolicyE2ETest, ClusterPolicyAppliesBeforeNamespacedOnes) {
     "clusterNames": ["member1"],
     "overrides": [{"path": "/spec/template/spec/containers/0/image",
                    "value": "global-${CLUSTER_NAME}.example/app"}]})"));
-  std::string mismatch;
   bool namespaced_policy = false;
   bool cluster_policy = true;
   const auto expected = [&](const std::string& cluster, const std::string& name) -> std::string {
@@ -380,13 +374,7 @@ TEST(OverridePolicyE2ETest, ClusterPolicyAppliesBeforeNamespacedOnes) {
     if (cluster_policy && cluster == "member1") return "global-member1.example/app";
     return kTemplateImage;
   };
-  EXPECT_TRUE(eventually(
-      [&] {
-        return fed.imagesAre({"web", "db"}, expected, &mismatch);
-      },
-      seconds(60)))
-      << mismatch << "\n"
-      << fed.manager().log();
+  EXPECT_TRUE(fed.imagesBecome({"web", "db"}, expected, seconds(60)));
   EXPECT_TRUE(eventually([&] {
     const Json status = fed.clusterPolicyStatus(policy);
     return status.is_object() && status.value("failedCount", -1) == 0 &&
@@ -395,23 +383,11 @@ TEST(OverridePolicyE2ETest, ClusterPolicyAppliesBeforeNamespacedOnes) {
 
   namespaced_policy = true;
   fed.createPolicy("eu-registry", euRegistrySpec());
-  EXPECT_TRUE(eventually(
-      [&] {
-        return fed.imagesAre({"web", "db"}, expected, &mismatch);
-      },
-      seconds(60)))
-      << mismatch << "\n"
-      << fed.manager().log();
+  EXPECT_TRUE(fed.imagesBecome({"web", "db"}, expected, seconds(60)));
 
   cluster_policy = false;
   fed.deleteClusterPolicy(policy);
-  EXPECT_TRUE(eventually(
-      [&] {
-        return fed.imagesAre({"web", "db"}, expected, &mismatch);
-      },
-      seconds(60)))
-      << mismatch << "\n"
-      << fed.manager().log();
+  EXPECT_TRUE(fed.imagesBecome({"web", "db"}, expected, seconds(60)));
 }
 
 }  // namespace
